@@ -1,0 +1,69 @@
+/// Everything that can go wrong between a program and a camera, each case carrying what a person needs
+/// to understand it (which device, which file) so that `description` can also say how to fix it.
+public enum CameraError: Error, Equatable, Sendable {
+    // MARK: Devices
+    /// The path does not exist. `available` lists the capture devices that do.
+    case noSuchDevice(path: String, available: [String])
+    /// No capture device exists at all on this machine.
+    case noCamera
+    /// open(2) answered EACCES/EPERM.
+    case permissionDenied(path: String)
+    /// Another process streams the device (EBUSY). `holder` names it where it could be found.
+    case deviceBusy(path: String, holder: String?)
+    /// The node exists but is not a video capture device (a metadata or output node, or not V4L2 at all).
+    case notCaptureDevice(path: String, reason: String)
+    /// The device disappeared (ENODEV), e.g. unplugged while in use.
+    case deviceGone(path: String)
+    /// Any other errno from a device call; `operation` names the call (e.g. "VIDIOC_QUERYCAP").
+    case deviceFailure(path: String, operation: String, errno: Int32)
+    /// A camera selector (index, path, id, name fragment) matched no camera or more than one.
+    case unknownCamera(selector: String, available: [String])
+    case ambiguousCamera(selector: String, matches: [String])
+
+    // MARK: Pipelines
+    /// The camera and the pipeline could not agree on a format/size/rate.
+    case negotiationFailed(device: String?, detail: String)
+    /// An element factory is not installed; `package` is the Debian package that provides it.
+    case missingElement(factory: String, package: String, file: String?)
+    /// A pipeline description file could not be read or parsed.
+    case badPipelineFile(file: String, detail: String)
+    /// A pipeline file lacks an element name the session looks up (see pipelines/README.md).
+    case missingPipelineElement(file: String, name: String, purpose: String)
+    /// A `${name}` placeholder in a pipeline file has no value.
+    case unknownPipelineParameter(file: String, name: String)
+    /// No pipelines/ directory could be found.
+    case pipelinesNotFound(searched: [String])
+    /// GStreamer reported an error while running; `source` is the element's name.
+    case streamingFailed(source: String, detail: String)
+    /// A state change was refused.
+    case stateChangeFailed(to: String, detail: String)
+    /// No frame arrived in time.
+    case timeout(what: String, seconds: Double)
+
+    // MARK: Session use
+    /// The call needs a running session.
+    case notRunning(state: String)
+    /// A photo is already being taken by this session.
+    case captureInProgress
+
+    // MARK: Files
+    /// The output directory is missing or not writable, or the file exists and overwriting was not asked for.
+    case outputNotWritable(path: String, reason: String)
+    case outputExists(path: String)
+    /// Writing the photo failed part way (ENOSPC, EIO, directory removed); nothing was left behind.
+    case writeFailed(path: String, errno: Int32)
+
+    // MARK: Controls
+    case controlUnknown(name: String, device: String, suggestions: [String])
+    case controlOutOfRange(name: String, value: String, minimum: Int64, maximum: Int64, step: Int64)
+    case controlReadOnly(name: String, device: String)
+    case controlInactive(name: String, device: String)
+    case controlBadValue(name: String, value: String, expected: String)
+    case torchUnavailable(device: String)
+    case flashUnavailable(device: String)
+    case focusUnavailable(device: String)
+    case zoomUnavailable(device: String)
+    case exposureUnavailable(device: String)
+    /// The session runs a pipeline without a V4L2 source (e.g. the test pattern).
+    case noDeviceControls(pipeline: String)
+}

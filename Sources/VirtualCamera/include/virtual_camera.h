@@ -1,0 +1,1 @@
+// The virtual camera exports no API of its own: it interposes libc calls (LD_PRELOAD).

@@ -1,0 +1,76 @@
+/// A small option parser: commands take what they know, then `finish()` rejects anything left over, so an
+/// unknown option is always a usage error rather than silently ignored.
+struct Arguments {
+    private var items: [String]
+
+    init(_ items: [String]) { self.items = items }
+
+    var isEmpty: Bool { items.isEmpty }
+
+    /// Whether `--help`/`-h` was given anywhere.
+    mutating func takeHelp() -> Bool {
+        flag("--help", "-h")
+    }
+
+    /// A boolean flag given by any of `names`.
+    mutating func flag(_ names: String...) -> Bool {
+        var found = false
+        items.removeAll { item in
+            if names.contains(item) { found = true; return true }
+            return false
+        }
+        return found
+    }
+
+    /// The value of `--name VALUE` or `--name=VALUE`; the last one wins.
+    mutating func option(_ names: String...) throws -> String? {
+        var value: String?
+        var index = 0
+        while index < items.count {
+            let item = items[index]
+            if let name = names.first(where: { item.hasPrefix($0 + "=") }) {
+                value = String(item.dropFirst(name.count + 1))
+                items.remove(at: index)
+            } else if names.contains(item) {
+                guard index + 1 < items.count else { throw UsageError("\(item) needs a value") }
+                value = items[index + 1]
+                items.removeSubrange(index...index + 1)
+            } else {
+                index += 1
+            }
+        }
+        return value
+    }
+
+    /// An option parsed with `parse`, which returns nil for a malformed value.
+    mutating func option<T>(_ name: String, as what: String, _ parse: (String) -> T?) throws -> T? {
+        guard let text = try option(name) else { return nil }
+        guard let value = parse(text) else { throw UsageError("\(name): \"\(text)\" is not \(what)") }
+        return value
+    }
+
+    mutating func int(_ name: String, minimum: Int = Int.min) throws -> Int? {
+        try option(name, as: minimum > Int.min ? "a whole number ≥ \(minimum)" : "a whole number") {
+            Int($0).flatMap { $0 >= minimum ? $0 : nil }
+        }
+    }
+
+    mutating func double(_ name: String, minimum: Double = -Double.infinity) throws -> Double? {
+        try option(name, as: "a number ≥ \(minimum)") { Double($0).flatMap { $0 >= minimum && $0.isFinite ? $0 : nil } }
+    }
+
+    /// The remaining positional arguments; any remaining `-x`/`--x` is an unknown option.
+    mutating func positionals() throws -> [String] {
+        if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+            throw UsageError("unknown option \(unknown)")
+        }
+        defer { items = [] }
+        return items
+    }
+
+    /// Rejects anything not taken.
+    mutating func finish() throws {
+        let rest = try positionals()
+        if let first = rest.first { throw UsageError("unexpected argument \"\(first)\"") }
+    }
+}

@@ -1,0 +1,9 @@
+/// Every gstcam subcommand, in the order the overview lists them.
+enum Commands {
+    static let all: [any Command.Type] = [
+    ]
+
+    static func named(_ name: String) -> (any Command.Type)? {
+        all.first { $0.name == name }
+    }
+}
