@@ -1,0 +1,28 @@
+/// Which Debian package provides a GStreamer element factory, so that a missing element can be fixed
+/// with one apt-get line. Covers what gstcam's pipelines and the common sinks use.
+enum ElementPackages {
+    private static let packages: [String: String] = {
+        var table: [String: String] = [:]
+        let groups: [String: [String]] = [
+            "libgstreamer1.0-0": ["tee", "queue", "queue2", "capsfilter", "fakesink", "fakesrc", "filesink",
+                                  "filesrc", "identity", "valve", "multiqueue", "funnel", "input-selector",
+                                  "output-selector"],
+            "gstreamer1.0-plugins-base": ["videotestsrc", "videoconvert", "videoscale", "videorate", "appsink",
+                                          "appsrc", "textoverlay", "clockoverlay", "timeoverlay", "compositor",
+                                          "glimagesink"],
+            "gstreamer1.0-plugins-good": ["v4l2src", "v4l2sink", "jpegenc", "jpegdec", "pngenc", "pngdec",
+                                          "videocrop", "videobox", "videoflip", "autovideosink", "autovideosrc",
+                                          "multifilesink", "cairooverlay", "gdkpixbufoverlay", "imagefreeze"],
+            "gstreamer1.0-plugins-bad": ["jifmux", "kmssink", "waylandsink", "fbdevsink", "camerabin"],
+            "gstreamer1.0-x": ["ximagesink", "xvimagesink"],
+            "gstreamer1.0-gtk3": ["gtksink"],
+        ]
+        for (package, factories) in groups { for factory in factories { table[factory] = package } }
+        return table
+    }()
+
+    /// The package for `factory`; for one not in the table, the two packages that hold most others.
+    static func package(for factory: String) -> String {
+        packages[factory] ?? "gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly"
+    }
+}

@@ -1,0 +1,340 @@
+import CGStreamer
+import Foundation
+import Synchronization
+
+/// A camera session: owns one GStreamer pipeline built from a pipeline file, publishes its preview frames,
+/// takes photos from it while it runs, and always brings it back to NULL (releasing the device).
+///
+/// Life: `idle` → `start()` → `starting` → (first frame) `running` → `stop()` → `stopped`; any failure
+/// ends in `failed(error)` with the pipeline already NULL.
+public final class CameraSession: Sendable {
+    public let configuration: CameraConfiguration
+
+    /// The parsed file, checked when the session is made so a broken file fails before any device work.
+    private let pipelineFile: PipelineFile
+    private let photoBranchFile: PipelineFile
+    private let displayBranchFile: PipelineFile?
+
+    /// What exists only while a pipeline does.
+    private struct Pipeline: Sendable {
+        let pipeline: Element
+        let tee: Element
+        let bus: Bus
+        let device: String?
+    }
+
+    private struct Shared {
+        var state: CameraState = .idle
+        var pipeline: Pipeline?
+        var frameCount = 0
+        var nextObserverID = 0
+        var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
+        var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
+        var capture: PhotoCapture?
+        var firstFrame = OneShot<Void>()
+    }
+
+    private let shared = Mutex(Shared())
+
+    /// Loads the pipeline file (and the branch files the session adds at run time) without touching a device.
+    public init(configuration: CameraConfiguration = CameraConfiguration()) throws {
+        self.configuration = configuration
+        pipelineFile = try PipelineFile.load(configuration.pipeline)
+        photoBranchFile = try PipelineFile.load("photo-jpeg.branch")
+        displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
+        let known: Set = ["device", "width", "height", "framerate"]
+        if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
+            throw CameraError.unknownPipelineParameter(file: pipelineFile.path, name: unknown)
+        }
+    }
+
+    deinit {
+        let pipeline = shared.withLock { $0.pipeline.take() }
+        pipeline?.pipeline.setState(GST_STATE_NULL)
+        pipeline?.bus.postWakeUp(Self.busStopMessage)
+    }
+
+    // MARK: State
+
+    public var state: CameraState { shared.withLock { $0.state } }
+
+    /// Preview frames delivered so far.
+    public var frameCount: Int { shared.withLock { $0.frameCount } }
+
+    /// The V4L2 device the running pipeline opened, if it has one.
+    public var device: String? { shared.withLock { $0.pipeline?.device } }
+
+    /// The pipeline file in use.
+    public var pipelinePath: String { pipelineFile.path }
+
+    /// Preview frames with latest-frame semantics: a slow reader gets the newest frame, never a backlog.
+    /// Each call makes a new stream; it ends when the session stops or fails.
+    public func frames() -> AsyncStream<Frame> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
+        register(continuation, in: \.frameObservers)
+        return stream
+    }
+
+    /// State changes, warnings and saved photos, in order.
+    public func events() -> AsyncStream<CameraEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: CameraEvent.self)
+        register(continuation, in: \.eventObservers)
+        return stream
+    }
+
+    private func register<Element>(_ continuation: AsyncStream<Element>.Continuation,
+                                   in observers: WritableKeyPath<Shared, [Int: AsyncStream<Element>.Continuation]>) {
+        let id: Int? = shared.withLock { shared in
+            switch shared.state {
+            case .stopped, .failed: return nil
+            default:
+                shared.nextObserverID += 1
+                shared[keyPath: observers][shared.nextObserverID] = continuation
+                return shared.nextObserverID
+            }
+        }
+        guard let id else { continuation.finish(); return }
+        continuation.onTermination = { [weak self] _ in
+            // Ids are unique across both kinds of observer.
+            self?.shared.withLock { shared in
+                shared.frameObservers[id] = nil
+                shared.eventObservers[id] = nil
+            }
+        }
+    }
+
+    // MARK: Start and stop
+
+    /// Builds and starts the pipeline; returns once the first frame has arrived. Throws the CameraError that
+    /// explains a failure (the session is then `failed`).
+    public func start() async throws {
+        let firstFrame: OneShot<Void> = try shared.withLock { shared in
+            guard case .idle = shared.state else {
+                throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the session was already started (it is \(shared.state))")
+            }
+            return shared.firstFrame
+        }
+        transition(to: .starting)
+        do {
+            let built = try buildPipeline()
+            shared.withLock { $0.pipeline = built }
+            startBusThread(built)
+            if built.pipeline.setState(GST_STATE_PLAYING) == .failure {
+                // The bus usually says why; give it a moment to arrive before reporting a bare failure.
+                _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
+                throw CameraError.stateChangeFailed(to: "PLAYING", detail: "GStreamer refused the state change")
+            }
+            let what = "The first frame from \(built.device ?? pipelineFile.path)"
+            try await firstFrame.value(timeout: configuration.startTimeout, what: what)
+            transition(to: .running)
+        } catch {
+            let failure = error as? CameraError ?? .streamingFailed(source: pipelineFile.path, detail: "\(error)")
+            tearDown(ending: .failed(failure))
+            throw failure
+        }
+    }
+
+    /// Stops the pipeline (state NULL, device released) and ends the frame and event streams. Safe to call
+    /// in any state, more than once.
+    public func stop() {
+        tearDown(ending: .stopped)
+    }
+
+    private func buildPipeline() throws -> Pipeline {
+        var device: String?
+        if pipelineFile.placeholders.contains("device") {
+            let path = try configuration.device ?? DevicePrecheck.availableDevices().first ?? { throw CameraError.noCamera }()
+            try DevicePrecheck.check(path)
+            device = path
+        }
+        let parameters = [
+            "device": device ?? "",
+            "width": "\(configuration.width)",
+            "height": "\(configuration.height)",
+            "framerate": "\(configuration.framerate)/1",
+        ]
+        let file = pipelineFile.path
+        let pipeline = try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: file)
+        // Whatever happens below, a pipeline that was made is brought back to NULL.
+        var built = false
+        defer { if !built { pipeline.setState(GST_STATE_NULL) } }
+        for (name, purpose) in Self.requiredElements where pipeline.child(named: name) == nil {
+            throw CameraError.missingPipelineElement(file: file, name: name, purpose: purpose)
+        }
+        let tee = pipeline.child(named: "split")!
+        let preview = pipeline.child(named: "preview")!
+        guard gstcam_is_app_sink(preview.pointer) != 0 else {
+            throw CameraError.badPipelineFile(file: file, detail: "the element named \"preview\" must be an appsink")
+        }
+        // Latest-frame semantics regardless of what the file says: never queue stale frames.
+        preview.set("drop", true)
+        preview.set("max-buffers", UInt32(1))
+        preview.set("sync", false)
+        preview.set("emit-signals", false)
+        AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
+        if let sink = configuration.displaySink, let branchFile = displayBranchFile {
+            try addDisplayBranch(sink: sink, file: branchFile, pipeline: pipeline, tee: tee)
+        }
+        guard let bus = pipeline.bus else {
+            throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
+        }
+        built = true
+        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device)
+    }
+
+    static let requiredElements: [(String, String)] = [
+        ("source", "the camera source"),
+        ("zoom", "the videocrop that does digital zoom"),
+        ("split", "the tee that feeds the preview and the photo branch"),
+        ("preview", "the appsink that delivers preview frames"),
+    ]
+
+    private func addDisplayBranch(sink: String, file: PipelineFile, pipeline: Element, tee: Element) throws {
+        guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
+        }
+        let bin = try PipelineParser.parseBin(try file.description(with: ["sink": sink]), file: file.path)
+        guard pipeline.add(bin), let input = bin.staticPad("sink"), let teePad = tee.requestPad("src_%u"),
+              teePad.link(to: input) == .ok else {
+            throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
+        }
+    }
+
+    private func tearDown(ending final: CameraState) {
+        let (pipeline, frameObservers, eventObservers, capture) = shared.withLock { shared in
+            if case .failed = shared.state, case .stopped = final {
+                // Keep the failure visible; the pipeline is already NULL.
+            } else if shared.state != final {
+                shared.state = final
+            }
+            let result = (shared.pipeline.take(), shared.frameObservers, shared.eventObservers, shared.capture.take())
+            shared.frameObservers = [:]
+            shared.eventObservers = [:]
+            return result
+        }
+        if let pipeline {
+            pipeline.pipeline.setState(GST_STATE_NULL)
+            pipeline.bus.postWakeUp(Self.busStopMessage)
+        }
+        capture?.abort(CameraError.notRunning(state: final.description))
+        for observer in eventObservers.values {
+            observer.yield(.stateChanged(final))
+            observer.finish()
+        }
+        for observer in frameObservers.values { observer.finish() }
+    }
+
+    private func transition(to state: CameraState) {
+        let observers = shared.withLock { shared in
+            shared.state = state
+            return Array(shared.eventObservers.values)
+        }
+        for observer in observers { observer.yield(.stateChanged(state)) }
+    }
+
+    // MARK: Bus
+
+    private static let busStopMessage = "gstcam-stop"
+
+    private func startBusThread(_ built: Pipeline) {
+        let bus = built.bus
+        let device = built.device
+        let thread = Thread { [weak self] in
+            while let message = bus.pop(timeout: nil) {
+                if case .application(Self.busStopMessage) = message { return }
+                self?.handle(message, device: device)
+            }
+        }
+        thread.name = "gstcam-bus"
+        thread.start()
+    }
+
+    private func handle(_ message: BusMessage, device: String?) {
+        switch message {
+        case let .error(source, domain, code, text, debug):
+            fail(.fromBus(source: source, domain: domain, code: code, message: text, debug: debug, device: device))
+        case .forwarded(.endOfStream(let source)) where source == PhotoCapture.sinkName:
+            shared.withLock { $0.capture }?.fileWritten()
+        case .endOfStream:
+            fail(.streamingFailed(source: device ?? pipelineFile.path, detail: "the source stopped sending frames (end of stream)"))
+        case let .warning(_, text):
+            let observers = shared.withLock { Array($0.eventObservers.values) }
+            for observer in observers { observer.yield(.warning(text)) }
+        default:
+            break
+        }
+    }
+
+    /// A failure while starting ends `start()` with it; while running it stops the session.
+    private func fail(_ error: CameraError) {
+        let (state, firstFrame) = shared.withLock { ($0.state, $0.firstFrame) }
+        switch state {
+        case .starting: firstFrame.fail(error)
+        case .running: tearDown(ending: .failed(error))
+        default: break
+        }
+    }
+
+    // MARK: Frames
+
+    /// Runs on the appsink's streaming thread for every preview frame.
+    private func deliver(_ sample: OpaquePointer) {
+        let (number, observers, firstFrame) = shared.withLock { shared in
+            shared.frameCount += 1
+            return (shared.frameCount, Array(shared.frameObservers.values), shared.firstFrame)
+        }
+        if number == 1 { firstFrame.succeed(()) }
+        guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
+        for observer in observers { observer.yield(frame) }
+    }
+
+    private static func copyFrame(_ sample: OpaquePointer, number: Int) -> Frame? {
+        guard let caps = gst_sample_get_caps(sample), let buffer = gst_sample_get_buffer(sample) else { return nil }
+        var videoInfo = GstVideoInfo()
+        guard gst_video_info_from_caps(&videoInfo, caps) != 0 else { return nil }
+        var map = GstMapInfo()
+        guard gstcam_buffer_map_read(buffer, &map) != 0 else { return nil }
+        defer { gst_buffer_unmap(buffer, &map) }
+        let bytes = Array(UnsafeBufferPointer(start: map.data, count: Int(map.size)))
+        let pts = gstcam_buffer_pts(buffer)
+        let format = gst_video_format_to_string(videoInfo.finfo.pointee.format).map { String(cString: $0) } ?? "unknown"
+        return Frame(width: Int(videoInfo.width), height: Int(videoInfo.height), format: VideoFormat(rawValue: format),
+                     bytesPerRow: Int(videoInfo.stride.0),
+                     timestamp: pts == gstcam_clock_time_none() ? .zero : .nanoseconds(Int64(pts)),
+                     number: number, bytes: bytes)
+    }
+
+    // MARK: Photos
+
+    /// Takes a photo from the running pipeline and writes it to `path` as a JPEG. The folder and the name are
+    /// checked before the pipeline is touched; the file appears whole (temporary name, then rename) and an
+    /// existing file is replaced only with `overwrite`. The preview keeps flowing meanwhile.
+    public func capturePhoto(to path: String, overwrite: Bool = false) async throws -> Photo {
+        let started = ContinuousClock.now
+        let capture = PhotoCapture()
+        let pipeline: Pipeline = try shared.withLock { shared in
+            guard case .running = shared.state, let pipeline = shared.pipeline else {
+                throw CameraError.notRunning(state: shared.state.description)
+            }
+            guard shared.capture == nil else { throw CameraError.captureInProgress }
+            shared.capture = capture
+            return pipeline
+        }
+        defer { shared.withLock { if $0.capture === capture { $0.capture = nil } } }
+        let output = try PhotoOutput.prepare(path, overwrite: overwrite)
+        do {
+            let quality = min(100, max(1, configuration.jpegQuality))
+            let size = try await capture.take(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFile,
+                                              parameters: ["quality": "\(quality)"], output: output,
+                                              frameTimeout: .seconds(5))
+            try output.commit()
+            let photo = Photo(path: path, width: size.width, height: size.height, duration: ContinuousClock.now - started)
+            let observers = shared.withLock { Array($0.eventObservers.values) }
+            for observer in observers { observer.yield(.photoSaved(photo)) }
+            return photo
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import GstCamera
+
+/// A fresh temporary folder, removed by the caller's defer.
+func makeTemporaryFolder() throws -> String {
+    let path = NSTemporaryDirectory() + "gstcam-tests-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// A running session on the test pattern at the given size.
+func startTestPattern(width: Int = 320, height: Int = 240, framerate: Int = 30) async throws -> CameraSession {
+    let session = try CameraSession(configuration: CameraConfiguration(
+        pipeline: "test-pattern", width: width, height: height, framerate: framerate))
+    try await session.start()
+    return session
+}
+
+/// Decodes an image file with GStreamer (jpegdec/pngdec through decodebin) into one RGB frame.
+func decodeImage(_ path: String) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let raw = folder + "/frame.rgb"
+    let caps = folder + "/caps.txt"
+    let result = try runProcess("/usr/bin/gst-launch-1.0", ["-q", "filesrc", "location=\(path)", "!", "decodebin", "!",
+                                 "videoconvert", "!", "video/x-raw,format=RGB", "!", "identity", "silent=false", "!",
+                                 "filesink", "location=\(raw)"])
+    guard result.status == 0 else { throw DecodeError(message: "gst-launch could not decode \(path): \(result.error)") }
+    _ = caps
+    let probe = try runProcess("/usr/bin/gst-discoverer-1.0", [path])
+    let (width, height) = parseDimensions(probe.output)
+    return (width, height, Array(FileManager.default.contents(atPath: raw) ?? Data()))
+}
+
+struct DecodeError: Error, CustomStringConvertible { let message: String; var description: String { message } }
+
+private func parseDimensions(_ text: String) -> (Int, Int) {
+    var width = 0, height = 0
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2 else { continue }
+        if parts[0] == "Width" { width = Int(parts[1]) ?? 0 }
+        if parts[0] == "Height" { height = Int(parts[1]) ?? 0 }
+    }
+    return (width, height)
+}
+
+struct ProcessResult {
+    let status: Int32
+    let output: String
+    let error: String
+}
+
+/// Runs a program to completion, collecting its output.
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                input: String? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errorData = Data()
+    group.enter()
+    DispatchQueue.global().async { errorData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let outputData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                         error: String(decoding: errorData, as: UTF8.self))
+}
