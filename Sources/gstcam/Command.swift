@@ -23,6 +23,8 @@ enum ExitStatus: Int32 {
     case failure = 1
     /// The user cancelled an interactive command (e.g. closed the picker).
     case cancelled = 2
+    /// Stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+    case interrupted = 130
     case usage = 64
 }
 

@@ -1,6 +1,8 @@
 /// Every gstcam subcommand, in the order the overview lists them.
 enum Commands {
     static let all: [any Command.Type] = [
+        PreviewCommand.self,
+        CaptureCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? {

@@ -75,3 +75,22 @@ func runProcess(_ executable: String, _ arguments: [String], environment: [Strin
     return ProcessResult(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
                          error: String(decoding: errorData, as: UTF8.self))
 }
+
+/// The built gstcam binary: $GSTCAM_BIN (set by scripts/test) or the debug build next to the sources.
+let gstcamBinary: String = {
+    if let folder = ProcessInfo.processInfo.environment["GSTCAM_BIN"] { return folder + "/gstcam" }
+    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return checkout.appendingPathComponent(".build/debug/gstcam").path
+}()
+
+/// The environment without the virtual camera: a machine with no camera at all.
+var environmentWithoutCameras: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["LD_PRELOAD"] = nil
+    return environment
+}
+
+/// Runs gstcam with `arguments`.
+func gstcam(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+    try runProcess(gstcamBinary, arguments, environment: environment)
+}
