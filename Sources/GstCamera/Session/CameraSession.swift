@@ -16,14 +16,14 @@ public final class CameraSession: Sendable {
     private let displayBranchFile: PipelineFile?
 
     /// What exists only while a pipeline does.
-    private struct Pipeline: Sendable {
+    struct Pipeline: Sendable {
         let pipeline: Element
         let tee: Element
         let bus: Bus
         let device: String?
     }
 
-    private struct Shared {
+    struct Shared {
         var state: CameraState = .idle
         var pipeline: Pipeline?
         var frameCount = 0
@@ -32,9 +32,11 @@ public final class CameraSession: Sendable {
         var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
         var capture: PhotoCapture?
         var firstFrame = OneShot<Void>()
+        /// The zoom asked for; applied when the pipeline starts and whenever it changes.
+        var zoom = Zoom.none
     }
 
-    private let shared = Mutex(Shared())
+    let shared = Mutex(Shared())
 
     /// Loads the pipeline file (and the branch files the session adds at run time) without touching a device.
     public init(configuration: CameraConfiguration = CameraConfiguration()) throws {
@@ -124,6 +126,7 @@ public final class CameraSession: Sendable {
                 _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "GStreamer refused the state change")
             }
+            try applyZoom(shared.withLock { $0.zoom }, to: built)
             let what = "The first frame from \(built.device ?? pipelineFile.path)"
             try await firstFrame.value(timeout: configuration.startTimeout, what: what)
             transition(to: .running)

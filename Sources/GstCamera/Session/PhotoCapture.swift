@@ -65,11 +65,13 @@ final class PhotoCapture: Sendable {
             bin.setState(GST_STATE_NULL)
             _ = pipeline.remove(bin)
         }
-        guard teePad.link(to: branchInput) == .ok else {
-            throw CameraError.negotiationFailed(device: nil, detail: "the photo branch could not be linked to the tee")
-        }
+        // Running before linked: linking sends RECONFIGURE upstream, and the source's renegotiation must find
+        // the branch's pads active (an inactive branch answers caps queries with nothing: not-negotiated).
         guard bin.syncStateWithParent() else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the photo branch did not start")
+        }
+        guard teePad.link(to: branchInput) == .ok else {
+            throw CameraError.negotiationFailed(device: nil, detail: "the photo branch could not be linked to the tee")
         }
         gate.withLock { $0 = .open }
         try await encoded.value(timeout: frameTimeout, what: "A frame for the photo")

@@ -1,0 +1,25 @@
+/// A zoom setting: the factor and the point it zooms towards.
+public struct Zoom: Sendable, Equatable, CustomStringConvertible {
+    /// 1 shows the whole frame; 2 shows half the width and half the height, magnified.
+    public var factor: Double
+    /// The point zoomed towards, normalized (0…1, 0…1 from the top left); the crop stays inside the frame,
+    /// so near an edge the point is not at the centre of the view.
+    public var centerX: Double
+    public var centerY: Double
+
+    public static let none = Zoom(factor: 1)
+
+    /// The largest digital zoom factor offered (the crop also never gets smaller than 32 pixels).
+    public static let maximumDigitalFactor = 8.0
+
+    public init(factor: Double, centerX: Double = 0.5, centerY: Double = 0.5) {
+        self.factor = factor
+        self.centerX = centerX
+        self.centerY = centerY
+    }
+
+    public var description: String {
+        let text = factor == factor.rounded() ? "\(Int(factor))×" : "\((factor * 100).rounded() / 100)×"
+        return centerX == 0.5 && centerY == 0.5 ? text : text + " towards (\(centerX), \(centerY))"
+    }
+}
