@@ -1,6 +1,7 @@
 /// Every gstcam subcommand, in the order the overview lists them.
 enum Commands {
     static let all: [any Command.Type] = [
+        GalleryCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? {

@@ -21,6 +21,8 @@ public struct GalleryPhoto: Sendable, Equatable {
     public let size: PixelSize?
     public let date: Date
     public let dateSource: DateSource
+    /// Local time's offset from UTC at `date`, in seconds (for showing the date as the photographer saw it).
+    public let utcOffset: Int
     /// EXIF make and model ("Canon EOS R6"), or nil when the photo does not say.
     public let camera: String?
     /// Whether the image ends properly (JPEG end-of-image marker, PNG IEND chunk).
@@ -28,6 +30,12 @@ public struct GalleryPhoto: Sendable, Equatable {
 
     /// The file name, e.g. "IMG_20261130_143205_123.jpg".
     public var name: String { FilePath.lastComponent(of: path) }
+
+    /// `date` in RFC 3339 with milliseconds and the local offset: "2026-11-30T14:32:05.123+01:00".
+    public var dateText: String { LocalTime(date, utcOffset: utcOffset).iso8601 }
+
+    /// `date` as local wall-clock time for tables: "2026-11-30 14:32:05".
+    public var displayDate: String { LocalTime(date, utcOffset: utcOffset).display }
 
     /// Reads what the gallery shows about the photo at `path` (its header, EXIF block and trailer, not the
     /// whole image). Nil when it is not a readable regular file or neither its content nor its extension
@@ -58,6 +66,8 @@ public struct GalleryPhoto: Sendable, Equatable {
             date = Date(timeIntervalSince1970: status.modificationSeconds)
             dateSource = .modificationTime
         }
+        // A photo that recorded its UTC offset is shown in the photographer's local time.
+        utcOffset = summary.3?.offsetTimeOriginal.flatMap(EXIFSummary.parseOffset) ?? environment.utcOffset(date)
     }
 }
 

@@ -13,6 +13,29 @@ public enum PicturesDirectorySource: Sendable, Equatable {
     case userDirectoriesFile(String)
     /// Neither was set: `~/Pictures`.
     case homePictures
+
+    /// A stable word for scripts: "explicit", "GSTCAM_PHOTO_DIR", "XDG_PICTURES_DIR", "user-dirs.dirs",
+    /// "default".
+    public var key: String {
+        switch self {
+        case .explicit: "explicit"
+        case .photoDirectoryVariable: "GSTCAM_PHOTO_DIR"
+        case .picturesVariable: "XDG_PICTURES_DIR"
+        case .userDirectoriesFile: "user-dirs.dirs"
+        case .homePictures: "default"
+        }
+    }
+
+    /// For people: "from XDG_PICTURES_DIR in /home/me/.config/user-dirs.dirs".
+    public var explanation: String {
+        switch self {
+        case .explicit: "given with --dir"
+        case .photoDirectoryVariable: "from $GSTCAM_PHOTO_DIR"
+        case .picturesVariable: "from $XDG_PICTURES_DIR"
+        case let .userDirectoriesFile(file): "from XDG_PICTURES_DIR in \(file)"
+        case .homePictures: "the default: no XDG_PICTURES_DIR is set"
+        }
+    }
 }
 
 /// Reads `XDG_PICTURES_DIR` from the environment or from user-dirs.dirs.
