@@ -66,6 +66,7 @@ struct AtomicPhotoWriter: Sendable {
     }
 
     /// Saves `bytes` (an image already in memory) atomically; returns the path it was saved under.
+    @discardableResult
     static func write(_ bytes: [UInt8], to finalPath: String, collision: PhotoNameCollision,
                       format: PhotoFormat? = nil) throws(CameraError) -> String {
         let writer = try AtomicPhotoWriter(finalPath: finalPath, collision: collision, format: format)

@@ -72,8 +72,10 @@ struct LocalTime: Equatable {
     var utcOffset: Int
 
     init(_ date: Date, utcOffset: Int) {
-        let interval = date.timeIntervalSince1970
-        let whole = interval.rounded(.down)
+        // Via whole microseconds: binary doubles hold .123 as .12299…, which must still name millisecond 123.
+        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let milliseconds = microseconds >= 0 ? microseconds / 1000 : (microseconds - 999) / 1000
+        let whole = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         var seconds = time_t(whole) + time_t(utcOffset)
         var fields = tm()
         gmtime_r(&seconds, &fields)
@@ -83,7 +85,7 @@ struct LocalTime: Equatable {
         hour = Int(fields.tm_hour)
         minute = Int(fields.tm_min)
         second = Int(fields.tm_sec)
-        millisecond = min(999, Int(((interval - whole) * 1000).rounded(.down)))
+        millisecond = Int(milliseconds - whole * 1000)
         self.utcOffset = utcOffset
     }
 
