@@ -87,6 +87,24 @@ import Testing
         #expect(abs(taken.timeIntervalSince1970 - 1_796_045_525.123) < 0.0005)
     }
 
+    @Test func exifWrittenByJifmuxIsRead() throws {
+        // The way capture tags photos: taginject + jifmux.
+        let directory = F.makeDirectory()
+        defer { F.removeTree(directory) }
+        let path = directory + "/jifmux.jpg"
+        let result = try F.run("/usr/bin/gst-launch-1.0", [
+            "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=96,height=64", "!", "jpegenc", "!",
+            "taginject", #"tags="device-manufacturer=Virtual,device-model=\"Virtual UVC Camera\",datetime=(GstDateTime)2026-11-30T14:32:05+01:00""#,
+            "!", "jifmux", "!", "filesink", "location=\(path)",
+        ])
+        try #require(result.status == 0, "gst-launch-1.0 failed: \(result.standardError)")
+        let header = try #require(try FileBytes.withFile(path) { JPEGReader.header(of: $0) })
+        #expect(header.size == PixelSize(width: 96, height: 64))
+        #expect(header.exif?.camera == "Virtual UVC Camera")
+        #expect(header.exif?.dateTimeOriginal == "2026:11:30 14:32:05")
+        #expect(try FileBytes.withFile(path) { JPEGReader.isComplete($0) })
+    }
+
     @Test func exifDateWithoutOffsetIsLocalTime() {
         let summary = EXIFSummary(make: "Acme", model: "X100", dateTimeOriginal: "2026:11:30 14:32:05")
         #expect(summary.camera == "Acme X100")

@@ -141,6 +141,22 @@ import Testing
         #expect(F.entries(directory) == ["e.jpg", "e_1.jpg"])
     }
 
+    @Test func concurrentSavesUnderOneNameAllSurvive() async throws {
+        let directory = F.makeDirectory()
+        defer { F.removeTree(directory) }
+        let path = directory + "/same.jpg"
+        let jpeg = Self.sampleJPEG
+        let saved = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<24 {
+                group.addTask { try AtomicPhotoWriter.write(jpeg, to: path, collision: .addSuffix) }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(Set(saved).count == 24)
+        #expect(F.entries(directory).count == 24)
+        #expect(saved.allSatisfy { F.bytes($0) == jpeg })
+    }
+
     // MARK: Failures while writing
 
     @Test func diskFullWhileWritingBytesLeavesNothing() throws {
