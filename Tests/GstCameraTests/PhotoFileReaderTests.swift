@@ -49,6 +49,8 @@ import Testing
         #expect(!JPEGReader.isComplete(MemoryBytes(Array(jpeg.dropLast()))))
         #expect(!JPEGReader.isComplete(MemoryBytes(Array(jpeg.prefix(jpeg.count / 2)))))
         #expect(!JPEGReader.isComplete(MemoryBytes(png)))
+        #expect(JPEGReader.isComplete(MemoryBytes(jpeg + [0, 0, 0])))  // camera MJPEG padding
+        #expect(!JPEGReader.isComplete(MemoryBytes(Array(jpeg.dropLast(2)) + [0, 0, 0])))
         #expect(PNGReader.isComplete(MemoryBytes(png)))
         #expect(!PNGReader.isComplete(MemoryBytes(Array(png.dropLast()))))
         #expect(!PNGReader.isComplete(MemoryBytes(Array(png.prefix(png.count - 20)))))

@@ -16,10 +16,17 @@ enum JPEGReader {
         source.bytes(0..<2) == [0xFF, startOfImage]
     }
 
-    /// Starts with SOI and ends with EOI (FFD9): a truncated write loses the end-of-image marker.
+    /// Starts with SOI and ends with EOI (FFD9): a truncated write loses the end-of-image marker. Zero bytes
+    /// after EOI are allowed (some cameras pad their MJPEG frames); a write cut short never ends in them.
     static func isComplete(_ source: some ByteSource) -> Bool {
-        hasSignature(source) && source.count >= 4 && source.suffix(2) == [0xFF, endOfImage]
+        guard hasSignature(source), source.count >= 4 else { return false }
+        let tail = source.suffix(min(source.count, maximumPadding + 2)) ?? []
+        let end = tail.lastIndex(where: { $0 != 0 }) ?? -1
+        return end >= 1 && tail[end - 1] == 0xFF && tail[end] == endOfImage
     }
+
+    /// How many padding zeros after EOI `isComplete` looks past.
+    static let maximumPadding = 4096
 
     /// Frame markers SOF0…SOF15 carry the image size; C4 (DHT), C8 (JPG) and CC (DAC) share the range
     /// but are not frames.
