@@ -112,6 +112,12 @@ import Testing
         try AtomicPhotoWriter.write(Self.sampleJPEG, to: path, collision: .overwrite)
         #expect(F.bytes(path) == Self.sampleJPEG)
         #expect(F.entries(directory) == ["c.jpg"])
+        // A dangling symbolic link is a taken name too: saving through it would write elsewhere.
+        #expect(symlink("/nonexistent/target.jpg", directory + "/link.jpg") == 0)
+        expectError(.outputExists(path: directory + "/link.jpg")) {
+            _ = try AtomicPhotoWriter(finalPath: directory + "/link.jpg", overwrite: false)
+        }
+        #expect(!F.exists("/nonexistent/target.jpg"))
     }
 
     // MARK: Names taken while the photo was being taken

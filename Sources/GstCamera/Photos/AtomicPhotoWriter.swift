@@ -48,8 +48,8 @@ struct AtomicPhotoWriter: Sendable {
             throw .outputNotWritable(path: finalPath, reason: "it names a directory, not a file")
         }
         try Self.checkDirectory(directory, for: finalPath)
-        if let existing = try? SystemCalls.status(finalPath) {
-            if existing.isDirectory {
+        if SystemCalls.nameExists(finalPath) {  // a dangling symbolic link counts: link(2) would refuse it too
+            if (try? SystemCalls.status(finalPath))?.isDirectory == true {
                 throw .outputNotWritable(path: finalPath, reason: "it is a directory")
             }
             if collision == .fail { throw .outputExists(path: finalPath) }
@@ -171,11 +171,12 @@ struct AtomicPhotoWriter: Sendable {
         }
     }
 
-    /// A truncated image in a full file system was cut short by ENOSPC (the encoder saw the error, we see
-    /// only its result); saying so is more useful than "incomplete".
+    /// A truncated image in a (practically) full file system was cut short by ENOSPC — the encoder saw the
+    /// error, we see only its result — and saying so is more useful than "incomplete". Less than 64 KiB
+    /// free counts as full: an encoder's write fails when the next block does not fit, not at zero.
     private static func filesystemIsFull(_ directory: String) -> Bool {
         var status = statvfs()
-        return statvfs(directory, &status) == 0 && status.f_bavail == 0
+        return statvfs(directory, &status) == 0 && UInt64(status.f_bavail) * UInt64(status.f_frsize) < 64 * 1024
     }
 
     private func moveIntoPlace() throws(CameraError) -> String {
