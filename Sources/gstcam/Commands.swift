@@ -3,6 +3,7 @@ enum Commands {
     static let all: [any Command.Type] = [
         PreviewCommand.self,
         CaptureCommand.self,
+        GalleryCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? {

@@ -1,0 +1,129 @@
+import GstCamera
+
+/// `gstcam gallery`: the photos gstcam saved, newest first — or just the newest one's path, which is what a
+/// camera UI shows as its last-photo thumbnail.
+struct GalleryCommand: Command {
+    static let name = "gallery"
+    static let summary = "List saved photos, newest first"
+    static let usage = """
+    USAGE: gstcam gallery [--dir DIR] [--json] [--last]
+
+    Lists the JPEG and PNG photos in the gallery folder, newest first (by the EXIF date the photo was
+    taken, else by file modification time), with file size, dimensions, date and camera.
+
+    The gallery folder is DIR if given, else $\(PhotoLibrary.directoryVariable), else the XDG Pictures folder
+    ($XDG_PICTURES_DIR, or XDG_PICTURES_DIR in ~/.config/user-dirs.dirs, or ~/Pictures) plus /gstcam.
+
+    OPTIONS:
+      --dir DIR   List DIR instead of the gallery folder.
+      --json      Print JSON (see docs/gallery.md) instead of a table.
+      --last      Print only the newest photo's path (with --json, only its object). Exits 1 when the
+                  gallery has no photos.
+      -h, --help  Show this help.
+    """
+
+    static func run(_ arguments: inout Arguments) async throws {
+        let directory = try arguments.option("--dir")
+        let json = arguments.flag("--json")
+        let lastOnly = arguments.flag("--last")
+        try arguments.finish()
+        if directory?.isEmpty == true { throw UsageError("--dir needs a directory") }
+
+        let library = PhotoLibrary(directory: directory)
+        let photos = try library.photos()
+        if lastOnly {
+            guard let newest = photos.first else {
+                Standard.error.write("gstcam: no photos in \(library.directory) (\(library.directorySource.explanation)). "
+                    + "Take one with `gstcam capture`, or choose another folder with --dir.\n")
+                throw ExitRequest(status: .failure)
+            }
+            print(json ? GalleryJSON.photo(newest) : newest.path)
+        } else if json {
+            print(GalleryJSON.gallery(library, photos))
+        } else {
+            print(table(library, photos))
+        }
+    }
+
+    static func table(_ library: PhotoLibrary, _ photos: [GalleryPhoto]) -> String {
+        let heading = "\(library.directory) (\(library.directorySource.explanation))"
+        guard !photos.isEmpty else { return "No photos in \(heading) yet." }
+        let rows = [["DATE", "SIZE", "PIXELS", "CAMERA", "FILE"]] + photos.map { photo in
+            [photo.displayDate + (photo.dateSource == .exif ? "" : "*"),
+             byteText(photo.byteCount),
+             photo.size?.description ?? "?",
+             photo.camera ?? "-",
+             photo.name + (photo.isComplete ? "" : "  (incomplete)")]
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max()! }
+        let lines = rows.map { row in
+            (0..<4).map { row[$0] + String(repeating: " ", count: widths[$0] - row[$0].count) }.joined(separator: "  ")
+                + "  " + row[4]
+        }
+        let count = photos.count == 1 ? "1 photo" : "\(photos.count) photos"
+        var text = "\(count) in \(heading), newest first:\n" + lines.joined(separator: "\n")
+        if photos.contains(where: { $0.dateSource != .exif }) {
+            text += "\n* date of the file, not of the photo (no EXIF date)"
+        }
+        return text
+    }
+
+    /// 1536 → "1.5 KiB"; sizes people can compare at a glance.
+    static func byteText(_ count: Int) -> String {
+        let units = ["B", "KiB", "MiB", "GiB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        if unit == 0 { return "\(count) B" }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+}
+
+/// The JSON `gstcam gallery --json` prints; docs/gallery.md documents it. Written by hand so the key order
+/// and `null`s are stable for scripts.
+enum GalleryJSON {
+    static func gallery(_ library: PhotoLibrary, _ photos: [GalleryPhoto]) -> String {
+        var text = "{\n  \"directory\": \(string(library.directory)),\n"
+        text += "  \"directorySource\": \(string(library.directorySource.key)),\n"
+        text += "  \"photos\": ["
+        text += photos.map { "\n    " + photo($0) }.joined(separator: ",")
+        text += photos.isEmpty ? "]\n}" : "\n  ]\n}"
+        return text
+    }
+
+    static func photo(_ photo: GalleryPhoto) -> String {
+        let fields: [(String, String)] = [
+            ("path", string(photo.path)),
+            ("name", string(photo.name)),
+            ("format", string(photo.format.rawValue)),
+            ("bytes", String(photo.byteCount)),
+            ("width", photo.size.map { String($0.width) } ?? "null"),
+            ("height", photo.size.map { String($0.height) } ?? "null"),
+            ("date", string(photo.dateText)),
+            ("dateSource", string(photo.dateSource == .exif ? "exif" : "modified")),
+            ("camera", photo.camera.map(string) ?? "null"),
+            ("complete", photo.isComplete ? "true" : "false"),
+        ]
+        return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+    }
+
+    /// A JSON string literal (RFC 8259 escaping).
+    static func string(_ value: String) -> String {
+        var text = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+}
