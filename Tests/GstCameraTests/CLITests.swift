@@ -74,7 +74,7 @@ import Testing
     @Test func captureIntoAMissingFolderFailsBeforeTheCamera() throws {
         let result = try gstcam(["capture", "--pipeline", "test-pattern", "-o", "/nonexistent-folder/shot.jpg"])
         #expect(result.status == 1)
-        #expect(result.error == "gstcam: Cannot write /nonexistent-folder/shot.jpg: the folder /nonexistent-folder does not exist.\n")
+        #expect(result.error == "gstcam: Cannot write /nonexistent-folder/shot.jpg: the directory /nonexistent-folder does not exist.\n")
     }
 
     @Test func previewPrintsFiguresOncePerSecond() throws {

@@ -67,12 +67,12 @@ import Testing
         let session = try await startTestPattern(width: 160, height: 120)
         defer { session.stop() }
         let missing = folder + "/no-such-folder/shot.jpg"
-        await #expect(throws: CameraError.outputNotWritable(path: missing, reason: "the folder \(folder)/no-such-folder does not exist")) {
+        await #expect(throws: CameraError.outputNotWritable(path: missing, reason: "the directory \(folder)/no-such-folder does not exist")) {
             _ = try await session.capturePhoto(to: missing)
         }
         // A regular file where a folder should be.
-        FileManager.default.createFile(atPath: folder + "/plain", contents: Data("x".utf8))
-        await #expect(throws: CameraError.outputNotWritable(path: folder + "/plain/shot.jpg", reason: "\(folder)/plain is not a folder")) {
+        _ = FileManager.default.createFile(atPath: folder + "/plain", contents: Data("x".utf8))
+        await #expect(throws: CameraError.outputNotWritable(path: folder + "/plain/shot.jpg", reason: "\(folder)/plain is not a directory")) {
             _ = try await session.capturePhoto(to: folder + "/plain/shot.jpg")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["plain"])

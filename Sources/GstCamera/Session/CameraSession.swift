@@ -313,6 +313,16 @@ public final class CameraSession: Sendable {
     /// checked before the pipeline is touched; the file appears whole (temporary name, then rename) and an
     /// existing file is replaced only with `overwrite`. The preview keeps flowing meanwhile.
     public func capturePhoto(to path: String, overwrite: Bool = false) async throws -> Photo {
+        try await capturePhoto(to: path, collision: PhotoNameCollision(overwrite: overwrite))
+    }
+
+    /// Takes a photo into `library` (the Pictures folder by default) under a new `IMG_<date>_<time>.jpg` name.
+    public func capturePhoto(into library: PhotoLibrary) async throws -> Photo {
+        try library.createDirectory()
+        return try await capturePhoto(to: library.newPhotoPath(format: .jpeg), collision: .addSuffix)
+    }
+
+    func capturePhoto(to path: String, collision: PhotoNameCollision) async throws -> Photo {
         let started = ContinuousClock.now
         let capture = PhotoCapture()
         let pipeline: Pipeline = try shared.withLock { shared in
@@ -324,14 +334,14 @@ public final class CameraSession: Sendable {
             return pipeline
         }
         defer { shared.withLock { if $0.capture === capture { $0.capture = nil } } }
-        let output = try PhotoOutput.prepare(path, overwrite: overwrite)
+        let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: .jpeg)
         do {
             let quality = min(100, max(1, configuration.jpegQuality))
             let size = try await capture.take(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFile,
                                               parameters: ["quality": "\(quality)"], output: output,
                                               frameTimeout: .seconds(5))
-            try output.commit()
-            let photo = Photo(path: path, width: size.width, height: size.height, duration: ContinuousClock.now - started)
+            let saved = try output.commit()
+            let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)
             let observers = shared.withLock { Array($0.eventObservers.values) }
             for observer in observers { observer.yield(.photoSaved(photo)) }
             return photo
