@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: [
         (["capture", "--bogus"], "unknown option --bogus"),
-        (["capture", "--pipeline", "test-pattern"], "capture needs -o FILE"),
+        (["capture", "-o", "a.jpg", "--dir", "/tmp"], "give either -o FILE or --dir DIR, not both"),
         (["capture", "-o", "x.jpg", "--warmup", "lots"], "--warmup: \"lots\" is not a whole number ≥ 0"),
         (["capture", "-o", "x.jpg", "--quality", "0"], "--quality: \"0\" is not a quality from 1 to 100"),
         (["preview", "--duration"], "--duration needs a value"),
@@ -60,6 +60,38 @@ import Testing
         #expect(object["path"] as? String == folder + "/a.jpg")
         #expect(object["width"] as? Int == 640)
         #expect(object["height"] as? Int == 480)
+    }
+
+    @Test func captureWithoutOutputGoesToThePicturesFolderAndLatestFollows() throws {
+        let home = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home
+        environment["XDG_CONFIG_HOME"] = home + "/.config"
+        environment["XDG_PICTURES_DIR"] = nil
+        environment["GSTCAM_PHOTO_DIR"] = nil
+        var saved: [String] = []
+        for _ in 0..<2 {
+            let result = try gstcam(["capture", "--pipeline", "test-pattern", "--warmup", "0", "--latest"], environment: environment)
+            #expect(result.status == 0, "\(result.error)")
+            let path = try #require(result.output.split(separator: " ").dropFirst().first.map(String.init))
+            #expect(path.hasPrefix(home + "/Pictures/gstcam/IMG_"))
+            #expect(path.hasSuffix(".jpg"))
+            saved.append(path)
+        }
+        #expect(saved[0] != saved[1])
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: home + "/Pictures/gstcam/latest.jpg")
+        #expect(link == (saved[1] as NSString).lastPathComponent)
+        let last = try gstcam(["gallery", "--last"], environment: environment)
+        #expect(last.output == saved[1] + "\n")
+    }
+
+    @Test func captureToStandardOutputWritesTheJPEGBytes() throws {
+        let result = try runProcess("/bin/sh", ["-c", "'\(gstcamBinary)' capture --pipeline test-pattern --warmup 0 -o - | wc -c; "
+                                                + "'\(gstcamBinary)' capture --pipeline test-pattern --warmup 0 -o - | head -c 2 | od -An -tx1"])
+        let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Int(lines.first ?? "") ?? 0 > 10_000)
+        #expect(lines.last == "ff d8")
     }
 
     @Test func captureWithoutACameraSaysSoAndFails() throws {
