@@ -94,3 +94,22 @@ var environmentWithoutCameras: [String: String] {
 func gstcam(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
     try runProcess(gstcamBinary, arguments, environment: environment)
 }
+
+/// Ends a helper process for sure. Children spawned from Swift's concurrency threads inherit their blocked
+/// signal mask, so SIGTERM may never arrive; SIGKILL cannot be blocked.
+func killAndWait(_ process: Process) {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+}
+
+/// What this process's open descriptors point at, counted by kind, for leak messages.
+func describeDescriptors() -> String {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    var kinds: [String: Int] = [:]
+    for entry in entries {
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry)) ?? "?"
+        let kind = target.hasPrefix("/") ? target : String(target.prefix { $0 != ":" && $0 != "[" })
+        kinds[kind, default: 0] += 1
+    }
+    return kinds.sorted { $0.value > $1.value }.prefix(6).map { "\($0.key)×\($0.value)" }.joined(separator: ", ")
+}

@@ -13,6 +13,9 @@ final class Pad: @unchecked Sendable {
 
     var name: String { takeGString(gstcam_object_dup_name(pointer)) ?? "?" }
 
+    /// The pad this one is linked to.
+    var peer: Pad? { gst_pad_get_peer(pointer).map { Pad(owning: $0) } }
+
     func link(to sink: Pad) -> PadLinkResult { PadLinkResult(gst_pad_link(pointer, sink.pointer)) }
 
     @discardableResult

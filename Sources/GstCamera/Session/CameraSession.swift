@@ -20,7 +20,8 @@ public final class CameraSession: Sendable {
         let pipeline: Element
         let tee: Element
         let bus: Bus
-        let device: String?
+        /// The camera streaming now (it changes when the session switches cameras).
+        var device: String?
     }
 
     struct Shared {
@@ -34,7 +35,12 @@ public final class CameraSession: Sendable {
         var firstFrame = OneShot<Void>()
         /// The zoom asked for; applied when the pipeline starts and whenever it changes.
         var zoom = Zoom.none
+        /// Set while the source is being replaced: errors of the new source end the switch, not the session.
+        var sourceSwitch: SourceSwitch?
     }
+
+    /// Photos and camera switches take turns: a switch waits for the photo being taken.
+    let operations = TurnTaking()
 
     let shared = Mutex(Shared())
 
@@ -143,21 +149,29 @@ public final class CameraSession: Sendable {
         tearDown(ending: .stopped)
     }
 
-    private func buildPipeline() throws -> Pipeline {
-        var device: String?
-        if pipelineFile.placeholders.contains("device") {
-            let path = try configuration.device ?? DevicePrecheck.availableDevices().first ?? { throw CameraError.noCamera }()
-            try DevicePrecheck.check(path)
-            device = path
-        }
+    /// Whether the pipeline file opens a camera device (`${device}`), as opposed to e.g. the test pattern.
+    var pipelineUsesDevice: Bool { pipelineFile.placeholders.contains("device") }
+
+    /// The pipeline file parsed with the session's parameters for `device`.
+    func parsePipeline(device: String?) throws -> Element {
         let parameters = [
             "device": device ?? "",
             "width": "\(configuration.width)",
             "height": "\(configuration.height)",
             "framerate": "\(configuration.framerate)/1",
         ]
+        return try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
+    }
+
+    private func buildPipeline() throws -> Pipeline {
+        var device: String?
+        if pipelineUsesDevice {
+            let path = try configuration.device ?? DevicePrecheck.availableDevices().first ?? { throw CameraError.noCamera }()
+            try DevicePrecheck.check(path)
+            device = path
+        }
         let file = pipelineFile.path
-        let pipeline = try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: file)
+        let pipeline = try parsePipeline(device: device)
         // Whatever happens below, a pipeline that was made is brought back to NULL.
         var built = false
         defer { if !built { pipeline.setState(GST_STATE_NULL) } }
@@ -203,7 +217,7 @@ public final class CameraSession: Sendable {
         }
     }
 
-    private func tearDown(ending final: CameraState) {
+    func tearDown(ending final: CameraState) {
         let (pipeline, frameObservers, eventObservers, capture) = shared.withLock { shared in
             if case .failed = shared.state, case .stopped = final {
                 // Keep the failure visible; the pipeline is already NULL.
@@ -255,7 +269,14 @@ public final class CameraSession: Sendable {
     private func handle(_ message: BusMessage, device: String?) {
         switch message {
         case let .error(source, domain, code, text, debug):
-            fail(.fromBus(source: source, domain: domain, code: code, message: text, debug: debug, device: device))
+            let current = shared.withLock { $0.pipeline?.device } ?? device
+            let error = CameraError.fromBus(source: source, domain: domain, code: code, message: text, debug: debug, device: current)
+            if source == "source", let sourceSwitch = shared.withLock({ $0.sourceSwitch }) {
+                sourceSwitch.started.fail(CameraError.fromBus(source: source, domain: domain, code: code, message: text,
+                                                              debug: debug, device: sourceSwitch.target))
+            } else {
+                fail(error)
+            }
         case .forwarded(.endOfStream(let source)) where source == PhotoCapture.sinkName:
             shared.withLock { $0.capture }?.fileWritten()
         case .endOfStream:
@@ -334,6 +355,8 @@ public final class CameraSession: Sendable {
             return pipeline
         }
         defer { shared.withLock { if $0.capture === capture { $0.capture = nil } } }
+        await operations.begin()
+        defer { operations.end() }
         let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: .jpeg)
         do {
             let quality = min(100, max(1, configuration.jpegQuality))

@@ -1,0 +1,122 @@
+import CGStreamer
+
+/// A camera switch in progress: which camera, and the first buffer it must deliver.
+struct SourceSwitch: Sendable {
+    let target: String
+    let started = OneShot<Void>()
+}
+
+/// What a completed camera switch did.
+public struct CameraSwitch: Sendable, Equatable {
+    public let from: String
+    public let to: String
+    /// From the request to the first preview frame from the new camera.
+    public let duration: Duration
+}
+
+extension CameraSession {
+    /// Switches to the next camera (in `/dev` order, wrapping around) while the session runs.
+    @discardableResult
+    public func switchCamera() async throws -> CameraSwitch {
+        let current = shared.withLock { $0.pipeline?.device }
+        let cameras = DevicePrecheck.availableDevices()
+        guard let current, cameras.count > 1 else {
+            throw CameraError.unknownCamera(selector: "next", available: cameras)
+        }
+        let index = cameras.firstIndex(of: current).map { ($0 + 1) % cameras.count } ?? 0
+        return try await switchCamera(to: cameras[index])
+    }
+
+    /// Replaces the pipeline's `source` element with one for `device` while everything downstream keeps
+    /// running: the old source's pad is blocked, the source goes to NULL (releasing its camera) and is
+    /// removed; a new source made from the same pipeline file is added, linked and brought to the
+    /// pipeline's state. Preview frames and photos keep their size. A photo being taken finishes first.
+    ///
+    /// If the new camera fails (missing, forbidden, busy, no usable format), the old camera is put back and
+    /// the error is thrown: the session keeps running on the previous camera.
+    @discardableResult
+    public func switchCamera(to device: String) async throws -> CameraSwitch {
+        let requested = ContinuousClock.now
+        await operations.begin()
+        defer { operations.end() }
+        let (pipeline, state) = shared.withLock { ($0.pipeline, $0.state) }
+        guard case .running = state, let pipeline else { throw CameraError.notRunning(state: state.description) }
+        guard pipelineUsesDevice, let current = pipeline.device else {
+            throw CameraError.noDeviceControls(pipeline: pipelinePath)
+        }
+        if device == current { return CameraSwitch(from: current, to: device, duration: .zero) }
+        try DevicePrecheck.check(device)
+        let replacement = try makeSource(for: device)
+        guard let old = pipeline.pipeline.child(named: "source"), let oldOutput = old.staticPad("src"),
+              let downstream = oldOutput.peer else {
+            throw CameraError.missingPipelineElement(file: pipelinePath, name: "source", purpose: "the camera source")
+        }
+        detach(old, output: oldOutput, downstream: downstream, from: pipeline.pipeline)
+        do {
+            try await attach(replacement, to: downstream, in: pipeline.pipeline, device: device)
+        } catch {
+            // Put the previous camera back; if even that fails, the session has no camera and fails.
+            detach(replacement, output: replacement.staticPad("src")!, downstream: downstream, from: pipeline.pipeline)
+            do {
+                try await attach(old, to: downstream, in: pipeline.pipeline, device: current)
+            } catch {
+                tearDown(ending: .failed(error as? CameraError ?? .deviceGone(path: current)))
+            }
+            throw error
+        }
+        shared.withLock { $0.pipeline?.device = device }
+        try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
+        let framesBefore = frameCount
+        for await frame in frames() where frame.number > framesBefore { break }
+        return CameraSwitch(from: current, to: device, duration: ContinuousClock.now - requested)
+    }
+
+    /// The `source` element the pipeline file describes for `device`, with every property the file gives it.
+    private func makeSource(for device: String) throws -> Element {
+        let parsed = try parsePipeline(device: device)
+        defer { parsed.setState(GST_STATE_NULL) }
+        guard let source = parsed.child(named: "source") else {
+            throw CameraError.missingPipelineElement(file: pipelinePath, name: "source", purpose: "the camera source")
+        }
+        _ = parsed.remove(source)
+        return source
+    }
+
+    /// Blocks the source's output, stops the source (its camera is released) and takes it out of the pipeline.
+    private func detach(_ source: Element, output: Pad, downstream: Pad, from pipeline: Element) {
+        let blocked = OneShot<Void>()
+        let probe = output.addProbe(GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM) { _ in
+            blocked.succeed(())
+            return GST_PAD_PROBE_OK
+        }
+        // A stalled camera never reaches the probe; going to NULL unblocks and stops it either way.
+        source.setState(GST_STATE_NULL)
+        output.removeProbe(probe)
+        output.unlink(from: downstream)
+        _ = pipeline.remove(source)
+    }
+
+    /// Adds `source`, links it and starts it; returns once its first buffer has passed.
+    private func attach(_ source: Element, to downstream: Pad, in pipeline: Element, device: String) async throws {
+        let sourceSwitch = SourceSwitch(target: device)
+        shared.withLock { $0.sourceSwitch = sourceSwitch }
+        defer { shared.withLock { $0.sourceSwitch = nil } }
+        guard pipeline.add(source), let output = source.staticPad("src"), output.link(to: downstream) == .ok else {
+            throw CameraError.negotiationFailed(device: device, detail: "the new source could not be linked")
+        }
+        output.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in
+            sourceSwitch.started.succeed(())
+            return GST_PAD_PROBE_REMOVE
+        }
+        guard source.syncStateWithParent() else {
+            // The bus usually says why (busy, forbidden) just after; prefer that to a bare failure.
+            do {
+                try await sourceSwitch.started.value(timeout: .milliseconds(500), what: "")
+            } catch let error as CameraError {
+                if case .timeout = error {} else { throw error }
+            }
+            throw CameraError.stateChangeFailed(to: "PLAYING", detail: "\(device) could not be started")
+        }
+        try await sourceSwitch.started.value(timeout: configuration.startTimeout, what: "The first frame from \(device)")
+    }
+}

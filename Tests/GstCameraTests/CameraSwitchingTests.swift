@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import GstCamera
+
+/// Switching between virtual cameras (scripts/test configures them): /dev/video6 is red (YUYV and more),
+/// /dev/video8 blue (NV12 only). The identity band is the top sixth of each frame.
+@Suite(.serialized) struct CameraSwitchingTests {
+    static let red = "/dev/video6"
+    static let blue = "/dev/video8"
+
+    enum Identity: Equatable { case red, blue, other }
+
+    static func identity(of frame: Frame) -> Identity {
+        let (r, g, b) = frame.rgb(x: frame.width / 2, y: frame.height / 24)
+        if r > 180 && g < 80 && b < 80 { return .red }
+        if b > 180 && r < 80 && g < 80 { return .blue }
+        return .other
+    }
+
+    private func startOn(_ device: String) async throws -> CameraSession {
+        let session = try CameraSession(configuration: CameraConfiguration(device: device, width: 640, height: 480))
+        try await session.start()
+        return session
+    }
+
+    @Test func framesComeFromTheNewCameraAfterASwitchWithoutAGap() async throws {
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        let recorder = Task {
+            var seen: [(Identity, Duration)] = []
+            let clock = ContinuousClock()
+            let start = clock.now
+            for await frame in session.frames() {
+                seen.append((Self.identity(of: frame), clock.now - start))
+                if seen.count >= 40 && seen.last?.0 == .blue { break }
+            }
+            return seen
+        }
+        try await Task.sleep(for: .milliseconds(400))
+        let result = try await session.switchCamera(to: Self.blue)
+        #expect(result.from == Self.red && result.to == Self.blue)
+        #expect(result.duration < .seconds(2))
+        #expect(session.device == Self.blue)
+        try await Task.sleep(for: .milliseconds(500))
+        session.stop()
+        let seen = await recorder.value
+        let identities = seen.map(\.0)
+        let firstBlue = try #require(identities.firstIndex(of: .blue))
+        #expect(identities[..<firstBlue].allSatisfy { $0 == .red }, "\(identities)")
+        #expect(identities[firstBlue...].allSatisfy { $0 == .blue }, "\(identities)")
+        // No gap longer than a few frame intervals around the switch.
+        let gaps = zip(seen, seen.dropFirst()).map { $1.1 - $0.1 }
+        #expect(gaps.max()! < .milliseconds(400), "longest gap \(gaps.max()!)")
+    }
+
+    @Test func switchingToAMissingCameraKeepsThePreviousOne() async throws {
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        await #expect(throws: CameraError.noSuchDevice(path: "/dev/video99", available: DevicePrecheck.availableDevices())) {
+            try await session.switchCamera(to: "/dev/video99")
+        }
+        #expect(session.state == .running)
+        #expect(session.device == Self.red)
+        var frames = 0
+        for await frame in session.frames() {
+            #expect(Self.identity(of: frame) == .red)
+            frames += 1
+            if frames == 5 { break }
+        }
+    }
+
+    @Test func switchingToABusyCameraKeepsThePreviousOne() async throws {
+        // Another process streams the blue camera.
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        other.arguments = ["-q", "v4l2src", "device=\(Self.blue)", "!", "fakesink"]
+        other.standardOutput = Pipe()
+        other.standardError = Pipe()
+        try other.run()
+        defer { killAndWait(other) }
+        try await Task.sleep(for: .milliseconds(800))
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        do {
+            try await session.switchCamera(to: Self.blue)
+            Issue.record("switching to a busy camera succeeded")
+        } catch let error as CameraError {
+            guard case .deviceBusy(let path, _) = error else { Issue.record("got \(error)"); return }
+            #expect(path == Self.blue)
+        }
+        #expect(session.state == .running)
+        #expect(session.device == Self.red)
+        let before = session.frameCount
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(session.frameCount > before + 5, "the preview keeps running on the previous camera")
+    }
+
+    @Test func aPhotoTakenAroundASwitchIsComplete() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        async let photo = session.capturePhoto(to: folder + "/during.jpg")
+        async let change = session.switchCamera(to: Self.blue)
+        let (taken, switched) = try await (photo, change)
+        #expect(switched.to == Self.blue)
+        let image = try decodeImage(taken.path)
+        #expect(image.width == 640 && image.height == 480)
+    }
+
+    @Test func aHundredSwitchesLeakNoDescriptorsAndKeepPlaying() async throws {
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        func openDescriptors() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
+        try await session.switchCamera(to: Self.blue)
+        try await session.switchCamera(to: Self.red)
+        let descriptorsBefore = try openDescriptors()
+        var durations: [Duration] = []
+        for index in 0..<100 {
+            durations.append(try await session.switchCamera(to: index % 2 == 0 ? Self.blue : Self.red).duration)
+        }
+        #expect(session.state == .running)
+        #expect(session.device == Self.red)
+        let descriptorsAfter = try openDescriptors()
+        #expect(descriptorsAfter <= descriptorsBefore + 2, "open descriptors \(descriptorsBefore) → \(descriptorsAfter): \(describeDescriptors())")
+        let sorted = durations.sorted()
+        print("switch time over 100 switches: median \(sorted[50]), p95 \(sorted[95])")
+    }
+}
