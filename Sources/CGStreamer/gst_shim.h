@@ -6,6 +6,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 #include <gst/video/navigation.h>
+#include <gst/tag/tag.h>
 
 // GST_CLOCK_TIME_NONE is a macro cast, not a constant Swift can see.
 static inline GstClockTime gstcam_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
@@ -75,5 +76,19 @@ static inline void gstcam_object_unref(gpointer object) { gst_object_unref(objec
 // struct access is wrapped to keep call sites readable.
 static inline GQuark gstcam_error_domain(const GError *error) { return error->domain; }
 static inline gint gstcam_error_code(const GError *error) { return error->code; }
+
+// GST_IS_TAG_SETTER is a type-check macro.
+static inline gboolean gstcam_is_tag_setter(GstElement *element) { return GST_IS_TAG_SETTER(element); }
+
+// gst_tag_setter_add_tags is variadic; these add one tag of one type (replacing an earlier value).
+static inline void gstcam_tag_setter_add_string(GstElement *element, const char *tag, const char *value) {
+    gst_tag_setter_add_tags(GST_TAG_SETTER(element), GST_TAG_MERGE_REPLACE, tag, value, NULL);
+}
+static inline void gstcam_tag_setter_add_double(GstElement *element, const char *tag, gdouble value) {
+    gst_tag_setter_add_tags(GST_TAG_SETTER(element), GST_TAG_MERGE_REPLACE, tag, value, NULL);
+}
+static inline void gstcam_tag_setter_add_date_time(GstElement *element, const char *tag, GstDateTime *value) {
+    gst_tag_setter_add_tags(GST_TAG_SETTER(element), GST_TAG_MERGE_REPLACE, tag, value, NULL);
+}
 
 #endif

@@ -19,6 +19,7 @@ enum CaptureCommand: Command {
       --latest               Point latest.jpg in the photo's folder at the new photo.
       --warmup N             Frames to let pass first so exposure and white balance settle (default 15;
                              0 takes the first frame).
+      --format jpeg|png      The image format (default: from the file name's extension, else jpeg).
       --quality Q            JPEG quality 1…100 (default 85).
       --json                 Print the result as JSON.
     \(CameraOptions.help)
@@ -34,6 +35,7 @@ enum CaptureCommand: Command {
         if let quality = try arguments.option("--quality", as: "a quality from 1 to 100", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }) {
             camera.configuration.jpegQuality = quality
         }
+        let format = try arguments.option("--format", as: "jpeg or png") { PhotoFormat(rawValue: $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased()) }
         let json = arguments.flag("--json")
         try arguments.finish()
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
@@ -48,12 +50,12 @@ enum CaptureCommand: Command {
                 for await frame in session.frames() where frame.number >= warmup { break }
             }
             if output == "-" {
-                try await writeToStandardOutput(session)
+                try await writeToStandardOutput(session, format: format ?? .jpeg)
                 return
             }
             let photo = output == nil
-                ? try await session.capturePhoto(into: PhotoLibrary(directory: directory))
-                : try await session.capturePhoto(to: output!, overwrite: overwrite)
+                ? try await session.capturePhoto(into: PhotoLibrary(directory: directory), format: format ?? .jpeg)
+                : try await session.capturePhoto(to: output!, format: format, overwrite: overwrite)
             session.stop()
             if latest { try PhotoLibrary.updateLatestLink(to: photo.path) }
             if json {
@@ -68,13 +70,13 @@ enum CaptureCommand: Command {
     }
 
     /// `-o -`: the photo is taken into a private temporary folder, copied to stdout and removed.
-    private static func writeToStandardOutput(_ session: CameraSession) async throws {
+    private static func writeToStandardOutput(_ session: CameraSession, format: PhotoFormat) async throws {
         var template = Array("/tmp/gstcam-stdout-XXXXXX".utf8CString)
         guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
             throw CameraError.outputNotWritable(path: "/tmp", reason: "no temporary folder could be made")
         }
         defer { rmdir(folder) }
-        let photo = try await session.capturePhoto(to: folder + "/photo.jpg")
+        let photo = try await session.capturePhoto(to: folder + "/photo." + format.fileExtension, format: format)
         defer { unlink(photo.path) }
         session.stop()
         let fd = open(photo.path, O_RDONLY | O_CLOEXEC)

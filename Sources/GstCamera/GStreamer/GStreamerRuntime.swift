@@ -5,6 +5,8 @@ enum GStreamerRuntime {
     /// Swift initialises a global `let` exactly once, thread-safely (swift_once), which is what gst_init needs.
     private static let initialized: Bool = {
         gst_init(nil, nil)
+        // libgsttag's tags (capturing-digital-zoom-ratio, …) exist only once registered; this registers them all.
+        gst_tag_register_musicbrainz_tags()
         return true
     }()
 

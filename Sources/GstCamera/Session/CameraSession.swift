@@ -12,7 +12,8 @@ public final class CameraSession: Sendable {
 
     /// The parsed file, checked when the session is made so a broken file fails before any device work.
     private let pipelineFile: PipelineFile
-    private let photoBranchFile: PipelineFile
+    /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
+    private let photoBranchFiles: [PhotoFormat: PipelineFile]
     private let displayBranchFile: PipelineFile?
 
     /// What exists only while a pipeline does.
@@ -22,6 +23,8 @@ public final class CameraSession: Sendable {
         let bus: Bus
         /// The camera streaming now (it changes when the session switches cameras).
         var device: String?
+        /// Its card name (VIDIOC_QUERYCAP), for photo metadata.
+        var cameraName: String?
     }
 
     struct Shared {
@@ -48,7 +51,9 @@ public final class CameraSession: Sendable {
     public init(configuration: CameraConfiguration = CameraConfiguration()) throws {
         self.configuration = configuration
         pipelineFile = try PipelineFile.load(configuration.pipeline)
-        photoBranchFile = try PipelineFile.load("photo-jpeg.branch")
+        photoBranchFiles = try Dictionary(uniqueKeysWithValues: PhotoFormat.allCases.map {
+            ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
+        })
         displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
         let known: Set = ["device", "width", "height", "framerate"]
         if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
@@ -196,7 +201,7 @@ public final class CameraSession: Sendable {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device)
+        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: nil)
     }
 
     static let requiredElements: [(String, String)] = [
@@ -333,17 +338,19 @@ public final class CameraSession: Sendable {
     /// Takes a photo from the running pipeline and writes it to `path` as a JPEG. The folder and the name are
     /// checked before the pipeline is touched; the file appears whole (temporary name, then rename) and an
     /// existing file is replaced only with `overwrite`. The preview keeps flowing meanwhile.
-    public func capturePhoto(to path: String, overwrite: Bool = false) async throws -> Photo {
-        try await capturePhoto(to: path, collision: PhotoNameCollision(overwrite: overwrite))
+    /// The format is `format`, else the one the file name's extension names, else JPEG.
+    public func capturePhoto(to path: String, format: PhotoFormat? = nil, overwrite: Bool = false) async throws -> Photo {
+        try await capturePhoto(to: path, format: format ?? PhotoFormat(path: path) ?? .jpeg,
+                               collision: PhotoNameCollision(overwrite: overwrite))
     }
 
     /// Takes a photo into `library` (the Pictures folder by default) under a new `IMG_<date>_<time>.jpg` name.
-    public func capturePhoto(into library: PhotoLibrary) async throws -> Photo {
+    public func capturePhoto(into library: PhotoLibrary, format: PhotoFormat = .jpeg) async throws -> Photo {
         try library.createDirectory()
-        return try await capturePhoto(to: library.newPhotoPath(format: .jpeg), collision: .addSuffix)
+        return try await capturePhoto(to: library.newPhotoPath(format: format), format: format, collision: .addSuffix)
     }
 
-    func capturePhoto(to path: String, collision: PhotoNameCollision) async throws -> Photo {
+    func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision) async throws -> Photo {
         let started = ContinuousClock.now
         let capture = PhotoCapture()
         let pipeline: Pipeline = try shared.withLock { shared in
@@ -357,11 +364,12 @@ public final class CameraSession: Sendable {
         defer { shared.withLock { if $0.capture === capture { $0.capture = nil } } }
         await operations.begin()
         defer { operations.end() }
-        let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: .jpeg)
+        let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: format)
         do {
-            let quality = min(100, max(1, configuration.jpegQuality))
-            let size = try await capture.take(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFile,
-                                              parameters: ["quality": "\(quality)"], output: output,
+            let parameters = format == .jpeg ? ["quality": "\(min(100, max(1, configuration.jpegQuality)))"] : [:]
+            let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
+            let size = try await capture.take(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFiles[format]!,
+                                              parameters: parameters, tags: tags, output: output,
                                               frameTimeout: .seconds(5))
             let saved = try output.commit()
             let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)

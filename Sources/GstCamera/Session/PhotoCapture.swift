@@ -25,9 +25,10 @@ final class PhotoCapture: Sendable {
     }
 
     /// Writes one frame to `output.temporaryPath`; returns the frame's size.
-    func take(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String],
+    func take(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String], tags: PhotoTags,
               output: AtomicPhotoWriter, frameTimeout: Duration) async throws -> (width: Int, height: Int) {
         let bin = try PipelineParser.parseBin(try branch.description(with: parameters), file: branch.path)
+        if let tagger = bin.child(named: "tagger") { tags.apply(to: tagger) }
         guard let sink = bin.child(named: Self.sinkName) else {
             throw CameraError.missingPipelineElement(file: branch.path, name: Self.sinkName, purpose: "the file sink that writes the photo")
         }
