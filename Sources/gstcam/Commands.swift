@@ -1,6 +1,10 @@
 /// Every gstcam subcommand, in the order the overview lists them.
 enum Commands {
     static let all: [any Command.Type] = [
+        DevicesCommand.self,
+        ControlsCommand.self,
+        GetCommand.self,
+        SetCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? {

@@ -26,6 +26,14 @@ public final class CameraControls: Sendable {
         try self.init(devicePath: camera.path)
     }
 
+    /// The controls of the camera a selector names (see `CameraDiscovery.camera(matching:)`); nil selects the
+    /// first camera.
+    public convenience init(cameraMatching selector: String?) throws(CameraError) {
+        let camera = try CameraDiscovery.camera(matching: selector)
+        if let problem = camera.problem { throw problem }
+        try self.init(devicePath: camera.path)
+    }
+
     /// Every control with its current value, in the driver's order (class headings are not controls; each
     /// control names its class in `className`). Disabled controls are left out.
     public func all() throws(CameraError) -> [CameraControl] {

@@ -46,7 +46,7 @@ public struct CameraNode: Sendable, Hashable, Codable {
 }
 
 /// One pixel format with the frame sizes and rates the camera offers in it.
-public struct CameraFormat: Sendable, Hashable, Codable {
+public struct CameraFormat: Sendable, Hashable, Encodable {
     public var pixelFormat: PixelFormat
     /// The driver's description, e.g. "YUYV 4:2:2".
     public var description: String
@@ -56,7 +56,7 @@ public struct CameraFormat: Sendable, Hashable, Codable {
 
 /// A frame size and its frame rates. For a stepwise/continuous size range (rare for webcams) `width`/`height`
 /// are the largest size and `range` gives the bounds.
-public struct CameraFrameSize: Sendable, Hashable, Codable {
+public struct CameraFrameSize: Sendable, Hashable, Encodable {
     public var width: Int
     public var height: Int
     /// Discrete frame rates, highest first (a stepwise interval range is given by its two ends).
