@@ -103,3 +103,38 @@ import Testing
         #expect(focus.valueDescription == "true")
     }
 }
+
+/// Mappings of the feature controls that need no device.
+@Suite struct ControlsMappingTests {
+    static func zoom(_ range: ClosedRange<Int64>, step: UInt64 = 1) -> OpticalZoom {
+        OpticalZoom(control: ControlsUnitTests.control("Zoom, Absolute", range: range, step: step))
+    }
+
+    @Test func opticalZoomIsTheFocalLengthRatio() {
+        let zoom = Self.zoom(100...500)
+        #expect(zoom.maximumFactor == 5)
+        #expect(zoom.controlValue(for: 1) == 100)
+        #expect(zoom.controlValue(for: 2.5) == 250)
+        #expect(zoom.controlValue(for: 9) == 500)  // clamped
+        #expect(zoom.controlValue(for: 0.5) == 100)
+        #expect(zoom.factor(for: 300) == 3)
+    }
+
+    @Test func zoomRangeFromZeroMapsOntoTheAssumedMaximum() {
+        let zoom = Self.zoom(0...10)
+        #expect(zoom.maximumFactor == OpticalZoom.assumedMaximumFactor)
+        #expect(zoom.controlValue(for: 1.5) == 5)
+        #expect(zoom.factor(for: 10) == 2)
+    }
+
+    @Test func regionOfInterestIsCentredAndKeptInside() {
+        let full = ControlRectangle(left: 0, top: 0, width: 1920, height: 1080)
+        let smallest = ControlRectangle(left: 0, top: 0, width: 1, height: 1)
+        let centre = CameraControls.regionOfInterest(around: NormalizedPoint(x: 0.5, y: 0.5), minimum: smallest, maximum: full)
+        #expect(centre == ControlRectangle(left: 720, top: 405, width: 480, height: 270))
+        let corner = CameraControls.regionOfInterest(around: NormalizedPoint(x: 1, y: 0), minimum: smallest, maximum: full)
+        #expect(corner == ControlRectangle(left: 1440, top: 0, width: 480, height: 270))
+        let large = CameraControls.regionOfInterest(around: NormalizedPoint(x: 0.3, y: 0.6), minimum: ControlRectangle(left: 0, top: 0, width: 800, height: 600), maximum: full)
+        #expect(large == ControlRectangle(left: 176, top: 348, width: 800, height: 600))
+    }
+}
