@@ -69,7 +69,8 @@ enum DevicesCommand: Command {
         }
         if let id = camera.stableID { out += "      id:    \(id)\n" }
         if let path = camera.stablePath { out += "      path:  \(path)\n" }
-        out += "      features: \(features(camera.features))\n"
+        out += "      controls: \(features(camera.features)) (\(camera.features.controlCount) in all: "
+            + "gstcam controls --device \(camera.index))\n"
         for format in camera.formats {
             let label = format.description.isEmpty ? "" : "  \(format.description)"
             out += "      \(format.pixelFormat.description.padding(5))\(label)\(format.isCompressed ? " (compressed)" : "")\n"
@@ -96,8 +97,7 @@ enum DevicesCommand: Command {
         if features.exposure { names.append("exposure") }
         if features.torch { names.append("torch") }
         if features.flash { names.append("flash") }
-        let list = names.isEmpty ? "no zoom, focus or torch" : names.joined(separator: ", ")
-        return list + " (\(features.controlCount) controls: gstcam controls)"
+        return names.isEmpty ? "no zoom, focus or torch" : names.joined(separator: ", ")
     }
 
     static func rate(_ value: Double) -> String {

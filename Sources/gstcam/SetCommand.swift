@@ -33,6 +33,10 @@ enum SetCommand: Command {
         let controls = try CameraControls(cameraMatching: device)
         for (name, value) in assignments {
             let applied = try controls.set(name, to: value)
+            if applied.type == .button {
+                print("\(applied.name): pressed")
+                continue
+            }
             var line = "\(applied.name)=\(applied.valueDescription)"
             if applied.value?.description != value && applied.valueDescription != value { line += "  (asked \(value))" }
             print(line)
