@@ -1,0 +1,235 @@
+// Which device paths are virtual and what each one looks like (VCAM_DEVICES, docs/virtual-camera.md).
+#include "vcam.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+int vcam_ndevices;
+struct vcam_device vcam_devices[VCAM_MAX_DEVICES];
+
+static const uint8_t default_colours[VCAM_MAX_DEVICES][3] = {
+    {230, 30, 30}, {30, 200, 30}, {30, 60, 230}, {230, 200, 30},
+    {200, 30, 200}, {30, 200, 200}, {240, 120, 20}, {120, 60, 20},
+};
+
+uint64_t vcam_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+const char *vcam_format_description(uint32_t fourcc) {
+    switch (fourcc) {
+    case V4L2_PIX_FMT_YUYV: return "YUYV 4:2:2";
+    case V4L2_PIX_FMT_NV12: return "Y/CbCr 4:2:0";
+    case V4L2_PIX_FMT_MJPEG: return "Motion-JPEG";
+    default: return NULL;
+    }
+}
+
+static uint32_t parse_fourcc(const char *s, size_t n) {
+    if (n == 4 && !strncasecmp(s, "YUYV", 4)) return V4L2_PIX_FMT_YUYV;
+    if (n == 4 && !strncasecmp(s, "NV12", 4)) return V4L2_PIX_FMT_NV12;
+    if (n == 4 && !strncasecmp(s, "MJPG", 4)) return V4L2_PIX_FMT_MJPEG;
+    if (n == 5 && !strncasecmp(s, "MJPEG", 5)) return V4L2_PIX_FMT_MJPEG;
+    return 0;
+}
+
+static void set_defaults(struct vcam_device *dev, enum vcam_profile profile) {
+    dev->profile = profile;
+    dev->nrates = 2;
+    dev->rates[0] = 30;
+    dev->rates[1] = 15;
+    static const struct vcam_size all_sizes[] = {{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}};
+    switch (profile) {
+    case VCAM_PROFILE_UVC:
+        snprintf(dev->card, sizeof dev->card, "Virtual UVC Camera (%s)", dev->name);
+        snprintf(dev->driver, sizeof dev->driver, "uvcvideo");
+        snprintf(dev->bus_info, sizeof dev->bus_info, "usb-vcam-%d", dev->index + 1);
+        dev->nformats = 3;
+        dev->formats[0] = V4L2_PIX_FMT_YUYV;
+        dev->formats[1] = V4L2_PIX_FMT_NV12;
+        dev->formats[2] = V4L2_PIX_FMT_MJPEG;
+        dev->nsizes = 4;
+        memcpy(dev->sizes, all_sizes, sizeof all_sizes);
+        break;
+    case VCAM_PROFILE_SENSOR:
+        snprintf(dev->card, sizeof dev->card, "Virtual Sensor Camera (%s)", dev->name);
+        snprintf(dev->driver, sizeof dev->driver, "vcam-sensor");
+        snprintf(dev->bus_info, sizeof dev->bus_info, "platform:vcam-sensor-%d", dev->index + 1);
+        dev->nformats = 3;
+        dev->formats[0] = V4L2_PIX_FMT_NV12;
+        dev->formats[1] = V4L2_PIX_FMT_YUYV;
+        dev->formats[2] = V4L2_PIX_FMT_MJPEG;
+        dev->nsizes = 4;
+        memcpy(dev->sizes, all_sizes, sizeof all_sizes);
+        break;
+    case VCAM_PROFILE_BASIC:
+        snprintf(dev->card, sizeof dev->card, "Virtual Basic Webcam (%s)", dev->name);
+        snprintf(dev->driver, sizeof dev->driver, "uvcvideo");
+        snprintf(dev->bus_info, sizeof dev->bus_info, "usb-vcam-%d", dev->index + 1);
+        dev->nformats = 2;
+        dev->formats[0] = V4L2_PIX_FMT_YUYV;
+        dev->formats[1] = V4L2_PIX_FMT_NV12;
+        dev->nsizes = 2;
+        dev->sizes[0] = all_sizes[0];
+        dev->sizes[1] = all_sizes[1];
+        break;
+    }
+}
+
+// Applies one "key=value" option; unknown keys are reported once on stderr and ignored.
+static void apply_option(struct vcam_device *dev, const char *opt, size_t len) {
+    const char *eq = memchr(opt, '=', len);
+    if (!eq) {
+        fprintf(stderr, "vcam: ignoring option '%.*s' for %s (expected key=value)\n", (int)len, opt, dev->path);
+        return;
+    }
+    size_t klen = (size_t)(eq - opt);
+    const char *val = eq + 1;
+    size_t vlen = len - klen - 1;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%.*s", (int)vlen, val);
+    if (klen == 4 && !strncmp(opt, "card", 4)) {
+        snprintf(dev->card, sizeof dev->card, "%s", buf);
+    } else if (klen == 6 && !strncmp(opt, "driver", 6)) {
+        snprintf(dev->driver, sizeof dev->driver, "%s", buf);
+    } else if (klen == 3 && !strncmp(opt, "bus", 3)) {
+        snprintf(dev->bus_info, sizeof dev->bus_info, "%s", buf);
+    } else if (klen == 5 && !strncmp(opt, "color", 5)) {
+        unsigned long rgb = strtoul(buf[0] == '#' ? buf + 1 : buf, NULL, 16);
+        dev->rgb[0] = (uint8_t)(rgb >> 16);
+        dev->rgb[1] = (uint8_t)(rgb >> 8);
+        dev->rgb[2] = (uint8_t)rgb;
+    } else if (klen == 7 && !strncmp(opt, "formats", 7)) {
+        int n = 0;
+        for (char *tok = strtok(buf, "+"); tok && n < VCAM_MAX_FORMATS; tok = strtok(NULL, "+")) {
+            uint32_t f = parse_fourcc(tok, strlen(tok));
+            if (f) dev->formats[n++] = f;
+            else fprintf(stderr, "vcam: unknown format '%s' for %s (YUYV, NV12, MJPG)\n", tok, dev->path);
+        }
+        if (n) dev->nformats = n;
+    } else if (klen == 5 && !strncmp(opt, "sizes", 5)) {
+        int n = 0;
+        for (char *tok = strtok(buf, "+"); tok && n < VCAM_MAX_SIZES; tok = strtok(NULL, "+")) {
+            unsigned w, h;
+            if (sscanf(tok, "%ux%u", &w, &h) == 2 && w >= 64 && h >= 64 && w <= 4096 && h <= 4096 && !(w % 32) && !(h % 2))
+                dev->sizes[n++] = (struct vcam_size){w, h};
+            else fprintf(stderr, "vcam: bad size '%s' for %s (WxH, width a multiple of 32)\n", tok, dev->path);
+        }
+        if (n) dev->nsizes = n;
+    } else if (klen == 3 && !strncmp(opt, "fps", 3)) {
+        int n = 0;
+        for (char *tok = strtok(buf, "+"); tok && n < VCAM_MAX_RATES; tok = strtok(NULL, "+")) {
+            int r = atoi(tok);
+            if (r > 0 && r <= 120) dev->rates[n++] = (uint32_t)r;
+        }
+        if (n) dev->nrates = n;
+    } else {
+        fprintf(stderr, "vcam: unknown option '%.*s' for %s\n", (int)klen, opt, dev->path);
+    }
+}
+
+// Parses one "path=profile,key=value,..." entry.
+static void add_device(const char *spec, size_t len) {
+    if (vcam_ndevices >= VCAM_MAX_DEVICES) return;
+    while (len && isspace((unsigned char)*spec)) spec++, len--;
+    while (len && isspace((unsigned char)spec[len - 1])) len--;
+    if (!len) return;
+    struct vcam_device *dev = &vcam_devices[vcam_ndevices];
+    memset(dev, 0, sizeof *dev);
+    dev->index = vcam_ndevices;
+    const char *eq = memchr(spec, '=', len);
+    size_t plen = eq ? (size_t)(eq - spec) : len;
+    if (plen >= sizeof dev->path || plen == 0 || spec[0] != '/') {
+        fprintf(stderr, "vcam: ignoring device '%.*s' (expected /dev/videoN=profile)\n", (int)len, spec);
+        return;
+    }
+    memcpy(dev->path, spec, plen);
+    const char *base = strrchr(dev->path, '/') + 1;
+    snprintf(dev->name, sizeof dev->name, "%s", base);
+    const char *digits = base + strlen(base);
+    while (digits > base && isdigit((unsigned char)digits[-1])) digits--;
+    dev->minor = *digits ? atoi(digits) : 100 + dev->index;
+    for (int i = 0; i < vcam_ndevices; i++)
+        if (vcam_devices[i].minor == dev->minor) dev->minor = 100 + dev->index;
+
+    const char *rest = eq ? eq + 1 : spec + len;
+    size_t rlen = (size_t)(spec + len - rest);
+    const char *comma = memchr(rest, ',', rlen);
+    size_t proflen = comma ? (size_t)(comma - rest) : rlen;
+    enum vcam_profile profile = VCAM_PROFILE_UVC;
+    if (proflen == 6 && !strncmp(rest, "sensor", 6)) profile = VCAM_PROFILE_SENSOR;
+    else if (proflen == 5 && !strncmp(rest, "basic", 5)) profile = VCAM_PROFILE_BASIC;
+    else if (proflen && !(proflen == 3 && !strncmp(rest, "uvc", 3)))
+        fprintf(stderr, "vcam: unknown profile '%.*s' for %s, using uvc\n", (int)proflen, rest, dev->path);
+    set_defaults(dev, profile);
+    memcpy(dev->rgb, default_colours[dev->index], 3);
+    while (comma) {
+        const char *opt = comma + 1;
+        size_t left = (size_t)(spec + len - opt);
+        comma = memchr(opt, ',', left);
+        apply_option(dev, opt, comma ? (size_t)(comma - opt) : left);
+    }
+    pthread_mutex_init(&dev->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&dev->cond, &ca);
+    dev->uevent_fd = -1;
+    dev->prio_count[V4L2_PRIORITY_DEFAULT] = 0;
+    dev->rate = dev->rates[0];
+    vcam_fill_format(dev, &dev->fmt, dev->formats[0], dev->sizes[dev->nsizes > 1 ? 1 : 0].width,
+                     dev->sizes[dev->nsizes > 1 ? 1 : 0].height);
+    vcam_controls_setup(dev);
+    vcam_ndevices++;
+}
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init_devices(void) {
+    const char *spec = getenv("VCAM_DEVICES");
+    if (!spec) spec = "/dev/video0=uvc";
+    const char *p = spec;
+    while (*p) {
+        const char *end = strchr(p, ';');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        add_device(p, len);
+        p += len;
+        if (*p) p++;
+    }
+    for (int i = 0; i < vcam_ndevices; i++) vcam_state_attach(&vcam_devices[i]);
+}
+
+void vcam_init(void) { pthread_once(&init_once, init_devices); }
+
+struct vcam_device *vcam_device_for_path(const char *path) {
+    if (!path || path[0] != '/' || path[1] != 'd') return NULL;   // fast reject: every virtual path is under /dev
+    vcam_init();
+    for (int i = 0; i < vcam_ndevices; i++)
+        if (!strcmp(vcam_devices[i].path, path)) return &vcam_devices[i];
+    // Also accept "/dev//video0" and "/dev/./video0" spellings.
+    char norm[64];
+    size_t n = 0;
+    for (const char *s = path; *s && n + 1 < sizeof norm; s++) {
+        if (*s == '/' && n && norm[n - 1] == '/') continue;
+        if (*s == '.' && s[1] == '/' && n && norm[n - 1] == '/') { s++; continue; }
+        norm[n++] = *s;
+    }
+    norm[n] = 0;
+    for (int i = 0; i < vcam_ndevices; i++)
+        if (!strcmp(vcam_devices[i].path, norm)) return &vcam_devices[i];
+    return NULL;
+}
+
+struct vcam_device *vcam_device_for_rdev(dev_t rdev) {
+    vcam_init();
+    for (int i = 0; i < vcam_ndevices; i++)
+        if (rdev == makedev(VCAM_VIDEO_MAJOR, vcam_devices[i].minor)) return &vcam_devices[i];
+    return NULL;
+}

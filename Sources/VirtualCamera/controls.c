@@ -1,0 +1,507 @@
+// Controls as the v4l2 control framework presents them: control classes, QUERY(_EXT)CTRL with the
+// NEXT flags, QUERYMENU, G/S_CTRL, G/S/TRY_EXT_CTRLS with the error_idx rules, and control events.
+// Values live in the device's shared state, so every process sees the same controls.
+#include "vcam.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#define CLASS_FLAGS (V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_WRITE_ONLY)
+
+static const char *const exposure_menu[] = {NULL, "Manual Mode", NULL, "Aperture Priority Mode"};
+static const char *const led_menu[] = {"Off", "Flash", "Torch"};
+
+static const struct vcam_control user_class = {V4L2_CID_USER_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "User Controls", 0, 0, 0, 0, CLASS_FLAGS, NULL};
+static const struct vcam_control brightness = {V4L2_CID_BRIGHTNESS, V4L2_CTRL_TYPE_INTEGER, "Brightness", -64, 64, 1, 0, V4L2_CTRL_FLAG_SLIDER, NULL};
+static const struct vcam_control contrast = {V4L2_CID_CONTRAST, V4L2_CTRL_TYPE_INTEGER, "Contrast", 0, 95, 1, 32, V4L2_CTRL_FLAG_SLIDER, NULL};
+static const struct vcam_control roi_rect = {VCAM_CID_UVC_REGION_OF_INTEREST_RECT, VCAM_CTRL_TYPE_RECT, "Region of Interest Rectangle", 0, 0, 0, 0, V4L2_CTRL_FLAG_HAS_PAYLOAD, NULL};
+static const struct vcam_control roi_auto = {VCAM_CID_UVC_REGION_OF_INTEREST_AUTO, V4L2_CTRL_TYPE_BITMASK, "Region of Interest Auto Ctrls", 0, 0xff, 0, 0x01, 0, NULL};
+static const struct vcam_control camera_class = {V4L2_CID_CAMERA_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "Camera Controls", 0, 0, 0, 0, CLASS_FLAGS, NULL};
+static const struct vcam_control exposure_auto = {V4L2_CID_EXPOSURE_AUTO, V4L2_CTRL_TYPE_MENU, "Auto Exposure", 0, 3, 1, 3, 0, exposure_menu};
+static const struct vcam_control exposure_abs = {V4L2_CID_EXPOSURE_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "Exposure Time, Absolute", 3, 2047, 1, 166, 0, NULL};
+static const struct vcam_control focus_abs = {V4L2_CID_FOCUS_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "Focus, Absolute", 0, 255, 1, 100, 0, NULL};
+static const struct vcam_control focus_auto = {V4L2_CID_FOCUS_AUTO, V4L2_CTRL_TYPE_BOOLEAN, "Focus, Automatic Continuous", 0, 1, 1, 1, 0, NULL};
+static const struct vcam_control zoom_abs = {V4L2_CID_ZOOM_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "Zoom, Absolute", 100, 500, 1, 100, 0, NULL};
+static const struct vcam_control af_start = {V4L2_CID_AUTO_FOCUS_START, V4L2_CTRL_TYPE_BUTTON, "Auto Focus, Start", 0, 0, 0, 0, V4L2_CTRL_FLAG_WRITE_ONLY | V4L2_CTRL_FLAG_EXECUTE_ON_WRITE, NULL};
+static const struct vcam_control af_stop = {V4L2_CID_AUTO_FOCUS_STOP, V4L2_CTRL_TYPE_BUTTON, "Auto Focus, Stop", 0, 0, 0, 0, V4L2_CTRL_FLAG_WRITE_ONLY | V4L2_CTRL_FLAG_EXECUTE_ON_WRITE, NULL};
+static const struct vcam_control af_status = {V4L2_CID_AUTO_FOCUS_STATUS, V4L2_CTRL_TYPE_BITMASK, "Auto Focus, Status", 0, 7, 0, 0, V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_VOLATILE, NULL};
+static const struct vcam_control flash_class = {V4L2_CID_FLASH_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "Flash Controls", 0, 0, 0, 0, CLASS_FLAGS, NULL};
+static const struct vcam_control led_mode = {V4L2_CID_FLASH_LED_MODE, V4L2_CTRL_TYPE_MENU, "LED Mode", 0, 2, 1, 0, 0, led_menu};
+static const struct vcam_control strobe = {V4L2_CID_FLASH_STROBE, V4L2_CTRL_TYPE_BUTTON, "Strobe", 0, 0, 0, 0, V4L2_CTRL_FLAG_WRITE_ONLY | V4L2_CTRL_FLAG_EXECUTE_ON_WRITE, NULL};
+static const struct vcam_control torch = {V4L2_CID_FLASH_TORCH_INTENSITY, V4L2_CTRL_TYPE_INTEGER, "Torch Intensity", 0, 100, 1, 50, V4L2_CTRL_FLAG_SLIDER, NULL};
+
+// ROI limits: the whole largest frame at most, one pixel at least.
+static const struct v4l2_rect roi_min = {0, 0, 1, 1};
+static const struct v4l2_rect roi_max = {0, 0, 1920, 1080};
+
+void vcam_controls_setup(struct vcam_device *dev) {
+    const struct vcam_control *list[VCAM_MAX_CONTROLS];
+    int n = 0;
+    list[n++] = &user_class;
+    list[n++] = &brightness;
+    list[n++] = &contrast;
+    if (dev->profile != VCAM_PROFILE_BASIC) {
+        list[n++] = &roi_rect;
+        list[n++] = &roi_auto;
+    }
+    list[n++] = &camera_class;
+    list[n++] = &exposure_auto;
+    list[n++] = &exposure_abs;
+    if (dev->profile != VCAM_PROFILE_BASIC) {
+        list[n++] = &focus_abs;
+        list[n++] = &focus_auto;
+        list[n++] = &zoom_abs;
+    }
+    if (dev->profile == VCAM_PROFILE_SENSOR) {
+        list[n++] = &af_start;
+        list[n++] = &af_stop;
+        list[n++] = &af_status;
+        list[n++] = &flash_class;
+        list[n++] = &led_mode;
+        list[n++] = &strobe;
+        list[n++] = &torch;
+    }
+    memcpy(dev->controls, list, sizeof(list[0]) * (size_t)n);
+    dev->ncontrols = n;
+}
+
+void vcam_controls_init_shared(struct vcam_device *dev) {
+    for (int i = 0; i < dev->ncontrols; i++) atomic_store(&dev->shared->value[i], dev->controls[i]->default_value);
+    atomic_store(&dev->shared->roi[0], 0);
+    atomic_store(&dev->shared->roi[1], 0);
+    atomic_store(&dev->shared->roi[2], (int32_t)roi_max.width);
+    atomic_store(&dev->shared->roi[3], (int32_t)roi_max.height);
+    atomic_store(&dev->shared->focus_busy_until, 0);
+    atomic_store(&dev->shared->strobe_pending, 0);
+}
+
+static int find(struct vcam_device *dev, uint32_t id) {
+    for (int i = 0; i < dev->ncontrols; i++)
+        if (dev->controls[i]->id == id) return i;
+    return -1;
+}
+
+static bool is_compound(const struct vcam_control *c) { return c->type >= V4L2_CTRL_COMPOUND_TYPES; }
+
+static uint32_t elem_size(const struct vcam_control *c) {
+    if (c->type == VCAM_CTRL_TYPE_RECT) return sizeof(struct v4l2_rect);
+    if (c->type == V4L2_CTRL_TYPE_INTEGER64) return 8;
+    return 4;
+}
+
+// The control a QUERY(_EXT)CTRL id names, honouring NEXT_CTRL / NEXT_COMPOUND; -1 if none.
+static int query_target(struct vcam_device *dev, uint32_t raw) {
+    uint32_t next = raw & (V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
+    uint32_t id = raw & ~next;
+    if (!next) return find(dev, id);
+    int best = -1;
+    for (int i = 0; i < dev->ncontrols; i++) {
+        const struct vcam_control *c = dev->controls[i];
+        if (c->id <= id) continue;
+        if (next == V4L2_CTRL_FLAG_NEXT_CTRL && is_compound(c)) continue;
+        if (next == V4L2_CTRL_FLAG_NEXT_COMPOUND && !is_compound(c)) continue;
+        if (best < 0 || c->id < dev->controls[best]->id) best = i;
+    }
+    return best;
+}
+
+static int64_t current(struct vcam_device *dev, int i) {
+    const struct vcam_control *c = dev->controls[i];
+    if (c->id == V4L2_CID_AUTO_FOCUS_STATUS) {
+        uint64_t until = atomic_load(&dev->shared->focus_busy_until);
+        if (!until) return V4L2_AUTO_FOCUS_STATUS_IDLE;
+        return vcam_now_ns() < until ? V4L2_AUTO_FOCUS_STATUS_BUSY : V4L2_AUTO_FOCUS_STATUS_REACHED;
+    }
+    return atomic_load(&dev->shared->value[i]);
+}
+
+int64_t vcam_control_value(struct vcam_device *dev, uint32_t id, int64_t fallback) {
+    int i = find(dev, id);
+    return i < 0 ? fallback : current(dev, i);
+}
+
+// Brings a new value into range as the control framework does: integers are clamped and rounded to
+// the step, menus and bitmasks out of range are errors.
+static int validate(const struct vcam_control *c, int64_t *v) {
+    switch (c->type) {
+    case V4L2_CTRL_TYPE_INTEGER: {
+        int64_t x = *v < c->minimum ? c->minimum : *v > c->maximum ? c->maximum : *v;
+        x = c->minimum + (x - c->minimum + c->step / 2) / c->step * c->step;
+        if (x > c->maximum) x -= c->step;
+        *v = x;
+        return 0;
+    }
+    case V4L2_CTRL_TYPE_BOOLEAN:
+        *v = *v != 0;
+        return 0;
+    case V4L2_CTRL_TYPE_MENU:
+        if (*v < c->minimum || *v > c->maximum) return -ERANGE;
+        if (!c->menu[*v]) return -EINVAL;
+        return 0;
+    case V4L2_CTRL_TYPE_BITMASK:
+        return (*v & ~c->maximum) ? -ERANGE : 0;
+    case V4L2_CTRL_TYPE_BUTTON:
+        *v = 0;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static void fill_ctrl_event(struct vcam_device *dev, int i, uint32_t changes, struct v4l2_event *ev) {
+    const struct vcam_control *c = dev->controls[i];
+    memset(ev, 0, sizeof *ev);
+    ev->type = V4L2_EVENT_CTRL;
+    ev->id = c->id;
+    ev->u.ctrl.changes = changes;
+    ev->u.ctrl.type = c->type;
+    if (!(c->flags & V4L2_CTRL_FLAG_WRITE_ONLY) && !is_compound(c)) ev->u.ctrl.value64 = current(dev, i);
+    ev->u.ctrl.flags = c->flags;
+    ev->u.ctrl.minimum = (int32_t)c->minimum;
+    ev->u.ctrl.maximum = (int32_t)c->maximum;
+    ev->u.ctrl.step = (int32_t)c->step;
+    ev->u.ctrl.default_value = (int32_t)c->default_value;
+}
+
+static void notify_change_locked(struct vcam_open *setter, int i) {
+    struct vcam_device *dev = setter->dev;
+    struct v4l2_event ev;
+    fill_ctrl_event(dev, i, V4L2_EVENT_CTRL_CH_VALUE, &ev);
+    for (struct vcam_open *op = dev->opens; op; op = op->next) {
+        if (op->dead) continue;
+        for (int s = 0; s < op->nsubs; s++) {
+            if (op->subs[s].type != V4L2_EVENT_CTRL || op->subs[s].id != ev.id) continue;
+            if (op == setter && !(op->subs[s].flags & V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK)) continue;
+            vcam_event_push_locked(op, &ev);
+        }
+    }
+}
+
+// Stores a validated value and runs what the hardware would do on it.
+static void apply(struct vcam_open *op, int i, int64_t v) {
+    struct vcam_device *dev = op->dev;
+    const struct vcam_control *c = dev->controls[i];
+    switch (c->id) {
+    case V4L2_CID_AUTO_FOCUS_START:
+        atomic_store(&dev->shared->value[find(dev, V4L2_CID_FOCUS_ABSOLUTE)], focus_abs.default_value);
+        atomic_store(&dev->shared->focus_busy_until, vcam_now_ns() + 300000000ull);
+        break;
+    case V4L2_CID_AUTO_FOCUS_STOP:
+        atomic_store(&dev->shared->focus_busy_until, 0);
+        break;
+    case V4L2_CID_FLASH_STROBE:
+        if (vcam_control_value(dev, V4L2_CID_FLASH_LED_MODE, 0) == V4L2_FLASH_LED_MODE_FLASH)
+            atomic_store(&dev->shared->strobe_pending, 2);
+        break;
+    default:
+        break;
+    }
+    bool changed = c->type == V4L2_CTRL_TYPE_BUTTON || atomic_exchange(&dev->shared->value[i], v) != v;
+    atomic_fetch_add(&dev->shared->generation, 1);
+    if (changed) {
+        pthread_mutex_lock(&dev->lock);
+        notify_change_locked(op, i);
+        pthread_mutex_unlock(&dev->lock);
+    }
+}
+
+static void fill_query_ext(struct vcam_device *dev, int i, struct v4l2_query_ext_ctrl *q) {
+    const struct vcam_control *c = dev->controls[i];
+    memset(q, 0, sizeof *q);
+    q->id = c->id;
+    q->type = c->type;
+    snprintf(q->name, sizeof q->name, "%s", c->name);
+    q->minimum = c->minimum;
+    q->maximum = c->maximum;
+    q->step = (uint64_t)c->step;
+    q->default_value = c->default_value;
+    q->flags = c->flags;
+    q->elem_size = elem_size(c);
+    q->elems = 1;
+}
+
+static int query_ext_ctrl(struct vcam_device *dev, struct v4l2_query_ext_ctrl *q) {
+    int i = query_target(dev, q->id);
+    if (i < 0) return -EINVAL;
+    fill_query_ext(dev, i, q);
+    return 0;
+}
+
+static int queryctrl(struct vcam_device *dev, struct v4l2_queryctrl *q) {
+    int i = query_target(dev, q->id);
+    if (i < 0) return -EINVAL;
+    struct v4l2_query_ext_ctrl e;
+    fill_query_ext(dev, i, &e);
+    memset(q, 0, sizeof *q);
+    q->id = e.id;
+    q->type = e.type;
+    snprintf((char *)q->name, sizeof q->name, "%s", e.name);
+    q->flags = e.flags;
+    if (!is_compound(dev->controls[i])) {
+        q->minimum = (int32_t)e.minimum;
+        q->maximum = (int32_t)e.maximum;
+        q->step = (int32_t)e.step;
+        q->default_value = (int32_t)e.default_value;
+    }
+    return 0;
+}
+
+static int querymenu(struct vcam_device *dev, struct v4l2_querymenu *m) {
+    int i = find(dev, m->id);
+    if (i < 0) return -EINVAL;
+    const struct vcam_control *c = dev->controls[i];
+    if (c->type != V4L2_CTRL_TYPE_MENU || (int64_t)m->index < c->minimum || (int64_t)m->index > c->maximum ||
+        !c->menu[m->index])
+        return -EINVAL;
+    uint32_t id = m->id, index = m->index;
+    memset(m, 0, sizeof *m);
+    m->id = id;
+    m->index = index;
+    snprintf((char *)m->name, sizeof m->name, "%s", c->menu[index]);
+    return 0;
+}
+
+static int g_ctrl(struct vcam_device *dev, struct v4l2_control *ctl) {
+    int i = find(dev, ctl->id);
+    if (i < 0 || is_compound(dev->controls[i]) || dev->controls[i]->type == V4L2_CTRL_TYPE_INTEGER64) return -EINVAL;
+    if (dev->controls[i]->flags & V4L2_CTRL_FLAG_WRITE_ONLY) return -EACCES;
+    ctl->value = (int32_t)current(dev, i);
+    return 0;
+}
+
+static int s_ctrl(struct vcam_open *op, struct v4l2_control *ctl) {
+    struct vcam_device *dev = op->dev;
+    int i = find(dev, ctl->id);
+    if (i < 0 || is_compound(dev->controls[i]) || dev->controls[i]->type == V4L2_CTRL_TYPE_INTEGER64) return -EINVAL;
+    if (dev->controls[i]->flags & V4L2_CTRL_FLAG_READ_ONLY) return -EACCES;
+    int64_t v = ctl->value;
+    int r = validate(dev->controls[i], &v);
+    if (r) return r;
+    apply(op, i, v);
+    ctl->value = (int32_t)v;
+    return 0;
+}
+
+static bool is_class_which(uint32_t which) {
+    return which != V4L2_CTRL_WHICH_CUR_VAL && which != V4L2_CTRL_WHICH_DEF_VAL &&
+           which != V4L2_CTRL_WHICH_REQUEST_VAL && which != VCAM_CTRL_WHICH_MIN_VAL && which != VCAM_CTRL_WHICH_MAX_VAL;
+}
+
+static void clamp_rect(struct v4l2_rect *r) {
+    if (r->width < roi_min.width) r->width = roi_min.width;
+    if (r->height < roi_min.height) r->height = roi_min.height;
+    if (r->width > roi_max.width) r->width = roi_max.width;
+    if (r->height > roi_max.height) r->height = roi_max.height;
+    if (r->left < 0) r->left = 0;
+    if (r->top < 0) r->top = 0;
+    if ((uint32_t)r->left + r->width > roi_max.width) r->left = (int32_t)(roi_max.width - r->width);
+    if ((uint32_t)r->top + r->height > roi_max.height) r->top = (int32_t)(roi_max.height - r->height);
+}
+
+static int ext_ctrls(struct vcam_open *op, unsigned long request, struct v4l2_ext_controls *cs) {
+    struct vcam_device *dev = op->dev;
+    uint32_t which = cs->which;
+    bool get = request == VIDIOC_G_EXT_CTRLS, set = request == VIDIOC_S_EXT_CTRLS;
+    if (which == V4L2_CTRL_WHICH_REQUEST_VAL) {
+        cs->error_idx = cs->count;
+        return -EINVAL;   // no media requests on this device
+    }
+    if ((which == VCAM_CTRL_WHICH_MIN_VAL || which == VCAM_CTRL_WHICH_MAX_VAL) && !get) {
+        cs->error_idx = cs->count;
+        return -EINVAL;
+    }
+    if (cs->count == 0) {
+        if (!is_class_which(which)) return 0;
+        return find(dev, which | 1) >= 0 ? 0 : -EINVAL;
+    }
+    if (cs->count > 1024) {
+        cs->error_idx = cs->count;
+        return -ENOMEM;
+    }
+    if (!cs->controls) return -EFAULT;
+    int idx[1024];
+    for (uint32_t n = 0; n < cs->count; n++) {
+        struct v4l2_ext_control *c = &cs->controls[n];
+        cs->error_idx = n;
+        if (is_class_which(which) && V4L2_CTRL_ID2WHICH(c->id) != which) return -EINVAL;
+        int i = find(dev, c->id);
+        if (i < 0) return -EINVAL;
+        const struct vcam_control *ctl = dev->controls[i];
+        if (is_compound(ctl)) {
+            if (c->size < elem_size(ctl)) {
+                c->size = elem_size(ctl);
+                return -ENOSPC;
+            }
+            if (!c->ptr) return -EFAULT;
+        }
+        idx[n] = i;
+    }
+    if (get) {
+        cs->error_idx = cs->count;
+        for (uint32_t n = 0; n < cs->count; n++)
+            if (dev->controls[idx[n]]->flags & V4L2_CTRL_FLAG_WRITE_ONLY) return -EACCES;
+        for (uint32_t n = 0; n < cs->count; n++) {
+            struct v4l2_ext_control *c = &cs->controls[n];
+            const struct vcam_control *ctl = dev->controls[idx[n]];
+            if (ctl->type == VCAM_CTRL_TYPE_RECT) {
+                struct v4l2_rect r;
+                if (which == VCAM_CTRL_WHICH_MIN_VAL) r = roi_min;
+                else if (which == VCAM_CTRL_WHICH_MAX_VAL || which == V4L2_CTRL_WHICH_DEF_VAL) r = roi_max;
+                else r = (struct v4l2_rect){atomic_load(&dev->shared->roi[0]), atomic_load(&dev->shared->roi[1]),
+                                            (uint32_t)atomic_load(&dev->shared->roi[2]), (uint32_t)atomic_load(&dev->shared->roi[3])};
+                memcpy(c->ptr, &r, sizeof r);
+                c->size = sizeof r;
+                continue;
+            }
+            int64_t v = which == V4L2_CTRL_WHICH_DEF_VAL ? ctl->default_value
+                      : which == VCAM_CTRL_WHICH_MIN_VAL ? ctl->minimum
+                      : which == VCAM_CTRL_WHICH_MAX_VAL ? ctl->maximum
+                      : current(dev, idx[n]);
+            if (ctl->type == V4L2_CTRL_TYPE_INTEGER64) c->value64 = v;
+            else c->value = (int32_t)v;
+        }
+        return 0;
+    }
+    if (which == V4L2_CTRL_WHICH_DEF_VAL) {
+        cs->error_idx = cs->count;
+        return -EINVAL;
+    }
+    int64_t values[1024];
+    struct v4l2_rect rect = {0};
+    for (uint32_t n = 0; n < cs->count; n++) {
+        struct v4l2_ext_control *c = &cs->controls[n];
+        const struct vcam_control *ctl = dev->controls[idx[n]];
+        cs->error_idx = n;
+        if (ctl->flags & V4L2_CTRL_FLAG_READ_ONLY) return -EACCES;
+        if (ctl->type == VCAM_CTRL_TYPE_RECT) {
+            memcpy(&rect, c->ptr, sizeof rect);
+            clamp_rect(&rect);
+            continue;
+        }
+        values[n] = ctl->type == V4L2_CTRL_TYPE_INTEGER64 ? c->value64 : c->value;
+        int r = validate(ctl, &values[n]);
+        if (r) return r;
+    }
+    for (uint32_t n = 0; n < cs->count; n++) {
+        struct v4l2_ext_control *c = &cs->controls[n];
+        const struct vcam_control *ctl = dev->controls[idx[n]];
+        if (ctl->type == VCAM_CTRL_TYPE_RECT) {
+            memcpy(c->ptr, &rect, sizeof rect);
+            if (set) {
+                atomic_store(&dev->shared->roi[0], rect.left);
+                atomic_store(&dev->shared->roi[1], rect.top);
+                atomic_store(&dev->shared->roi[2], (int32_t)rect.width);
+                atomic_store(&dev->shared->roi[3], (int32_t)rect.height);
+            }
+            continue;
+        }
+        if (ctl->type == V4L2_CTRL_TYPE_INTEGER64) c->value64 = values[n];
+        else c->value = (int32_t)values[n];
+        if (set) apply(op, idx[n], values[n]);
+    }
+    if (set) cs->error_idx = cs->count;
+    return 0;
+}
+
+int vcam_control_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
+    struct vcam_device *dev = op->dev;
+    switch (request) {
+    case VIDIOC_QUERYCTRL: return queryctrl(dev, arg);
+    case VIDIOC_QUERY_EXT_CTRL: return query_ext_ctrl(dev, arg);
+    case VIDIOC_QUERYMENU: return querymenu(dev, arg);
+    case VIDIOC_G_CTRL: return g_ctrl(dev, arg);
+    case VIDIOC_S_CTRL: return s_ctrl(op, arg);
+    default: return ext_ctrls(op, request, arg);
+    }
+}
+
+// ---- events -------------------------------------------------------------------------------------
+
+void vcam_event_push_locked(struct vcam_open *op, const struct v4l2_event *ev) {
+    if (op->nevents == VCAM_MAX_EVENTS) {
+        memmove(op->events, op->events + 1, sizeof op->events[0] * (VCAM_MAX_EVENTS - 1));
+        op->nevents--;
+    }
+    struct v4l2_event *e = &op->events[op->nevents++];
+    *e = *ev;
+    e->sequence = op->event_sequence++;
+    uint64_t now = vcam_now_ns();
+    e->timestamp.tv_sec = (time_t)(now / 1000000000ull);
+    e->timestamp.tv_nsec = (long)(now % 1000000000ull);
+    if (!op->oob_pending && op->peer_fd >= 0 &&
+        send(op->peer_fd, "!", 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
+        op->oob_pending = true;
+}
+
+static int subscribe(struct vcam_open *op, const struct v4l2_event_subscription *sub) {
+    struct vcam_device *dev = op->dev;
+    if (sub->type != V4L2_EVENT_CTRL) return -EINVAL;
+    int i = find(dev, sub->id);
+    if (i < 0) return -EINVAL;
+    int s;
+    for (s = 0; s < op->nsubs; s++)
+        if (op->subs[s].type == sub->type && op->subs[s].id == sub->id) break;
+    if (s == op->nsubs) {
+        if (op->nsubs == VCAM_MAX_SUBSCRIPTIONS) return -ENOMEM;
+        op->nsubs++;
+    }
+    op->subs[s] = (struct vcam_subscription){sub->type, sub->id, sub->flags};
+    if (sub->flags & V4L2_EVENT_SUB_FL_SEND_INITIAL) {
+        struct v4l2_event ev;
+        uint32_t changes = V4L2_EVENT_CTRL_CH_FLAGS;
+        if (!(dev->controls[i]->flags & V4L2_CTRL_FLAG_WRITE_ONLY)) changes |= V4L2_EVENT_CTRL_CH_VALUE;
+        fill_ctrl_event(dev, i, changes, &ev);
+        vcam_event_push_locked(op, &ev);
+    }
+    return 0;
+}
+
+static void drop_events_locked(struct vcam_open *op, uint32_t type, uint32_t id, bool all) {
+    int kept = 0;
+    for (int e = 0; e < op->nevents; e++)
+        if (!all && !(op->events[e].type == type && op->events[e].id == id)) op->events[kept++] = op->events[e];
+    op->nevents = kept;
+}
+
+static int unsubscribe(struct vcam_open *op, const struct v4l2_event_subscription *sub) {
+    bool all = sub->type == V4L2_EVENT_ALL;
+    int kept = 0;
+    for (int s = 0; s < op->nsubs; s++)
+        if (!all && !(op->subs[s].type == sub->type && op->subs[s].id == sub->id)) op->subs[kept++] = op->subs[s];
+    op->nsubs = kept;
+    drop_events_locked(op, sub->type, sub->id, all);
+    return 0;
+}
+
+static int dqevent(struct vcam_open *op, struct v4l2_event *ev) {
+    if (!op->nevents) return -ENOENT;
+    *ev = op->events[0];
+    memmove(op->events, op->events + 1, sizeof op->events[0] * (size_t)--op->nevents);
+    ev->pending = (uint32_t)op->nevents;
+    if (!op->nevents && op->oob_pending) {
+        char c;
+        for (int i = 0; i < 50; i++) {
+            if (recv(op->own_fd, &c, 1, MSG_OOB | MSG_DONTWAIT) == 1) break;
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINVAL) break;
+            struct timespec ts = {0, 100000};
+            nanosleep(&ts, NULL);
+        }
+        op->oob_pending = false;
+    }
+    return 0;
+}
+
+int vcam_event_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
+    struct vcam_device *dev = op->dev;
+    pthread_mutex_lock(&dev->lock);
+    int r;
+    switch (request) {
+    case VIDIOC_SUBSCRIBE_EVENT: r = subscribe(op, arg); break;
+    case VIDIOC_UNSUBSCRIBE_EVENT: r = unsubscribe(op, arg); break;
+    default: r = dqevent(op, arg); break;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return r;
+}

@@ -1,0 +1,705 @@
+// The virtual driver: capability, format, input and vb2-style MMAP buffer queue ioctls, the frame
+// producer thread, and unplug handling. Control and event ioctls live in controls.c.
+#include "vcam.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BUFFER_OFFSET_SHIFT 24
+
+void vcam_forget_buffer_mappings(struct vcam_buffer *buf);
+
+static uint32_t kernel_version(void) {
+    static uint32_t version;
+    if (!version) {
+        struct utsname u;
+        unsigned a = 6, b = 1, c = 0;
+        if (uname(&u) == 0) sscanf(u.release, "%u.%u.%u", &a, &b, &c);
+        version = (a << 16) | (b << 8) | (c > 255 ? 255 : c);
+    }
+    return version;
+}
+
+static bool has_format(struct vcam_device *dev, uint32_t fourcc) {
+    for (int i = 0; i < dev->nformats; i++)
+        if (dev->formats[i] == fourcc) return true;
+    return false;
+}
+
+void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint32_t fourcc, uint32_t w, uint32_t h) {
+    if (!has_format(dev, fourcc)) fourcc = dev->formats[0];
+    // The closest supported size, measured as uvcvideo does (area not covered by both).
+    uint64_t best = UINT64_MAX;
+    struct vcam_size size = dev->sizes[0];
+    for (int i = 0; i < dev->nsizes; i++) {
+        uint64_t rw = dev->sizes[i].width, rh = dev->sizes[i].height;
+        uint64_t overlap = (w < rw ? w : rw) * (uint64_t)(h < rh ? h : rh);
+        uint64_t d = (uint64_t)w * h + rw * rh - 2 * overlap;
+        if (d < best) best = d, size = dev->sizes[i];
+    }
+    memset(pix, 0, sizeof *pix);
+    pix->width = size.width;
+    pix->height = size.height;
+    pix->pixelformat = fourcc;
+    pix->field = V4L2_FIELD_NONE;
+    switch (fourcc) {
+    case V4L2_PIX_FMT_YUYV:
+        pix->bytesperline = size.width * 2;
+        pix->sizeimage = size.width * size.height * 2;
+        break;
+    case V4L2_PIX_FMT_NV12:
+        pix->bytesperline = size.width;
+        pix->sizeimage = size.width * size.height * 3 / 2;
+        break;
+    default:   // MJPG: compressed, a worst-case frame size like uvcvideo's dwMaxVideoFrameSize
+        pix->bytesperline = 0;
+        pix->sizeimage = size.width * size.height * 2;
+        break;
+    }
+    pix->colorspace = V4L2_COLORSPACE_SRGB;
+    pix->priv = V4L2_PIX_FMT_PRIV_MAGIC;
+    pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
+    pix->quantization = fourcc == V4L2_PIX_FMT_MJPEG ? V4L2_QUANTIZATION_FULL_RANGE : V4L2_QUANTIZATION_LIM_RANGE;
+    pix->xfer_func = V4L2_XFER_FUNC_SRGB;
+}
+
+// ---- sockets: POLLIN bytes and unplug -------------------------------------------------------------
+
+static void consume_oob(struct vcam_open *op) {
+    if (!op->oob_pending) return;
+    char c;
+    for (int i = 0; i < 50; i++) {
+        if (recv(op->own_fd, &c, 1, MSG_OOB | MSG_DONTWAIT) == 1) break;
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINVAL) break;
+        usleep(100);
+    }
+    op->oob_pending = false;
+}
+
+static void signal_oob(struct vcam_open *op) {
+    if (op->oob_pending || op->peer_fd < 0) return;
+    if (send(op->peer_fd, "!", 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) == 1) op->oob_pending = true;
+}
+
+// Takes one "buffer ready" byte off the socket (keeping an event's POLLPRI alive across it).
+static void consume_ready_byte(struct vcam_open *op) {
+    bool events = op->oob_pending;
+    consume_oob(op);
+    char c;
+    if (recv(op->own_fd, &c, 1, MSG_DONTWAIT) != 1) { /* already drained */ }
+    if (events && op->nevents) signal_oob(op);
+}
+
+static void drain_ready_bytes(struct vcam_open *op) {
+    bool events = op->oob_pending;
+    consume_oob(op);
+    char tmp[64];
+    while (recv(op->own_fd, tmp, sizeof tmp, MSG_DONTWAIT) > 0) {}
+    if (events && op->nevents) signal_oob(op);
+}
+
+// A reset connection makes every poll on the app's fd report POLLERR|POLLHUP, as an unplugged
+// device node does.
+static void reset_socket(struct vcam_open *op) {
+    if (op->peer_fd < 0) return;
+    struct linger lg = {1, 0};
+    setsockopt(op->peer_fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+    vcam_real_close(op->peer_fd);
+    op->peer_fd = -1;
+}
+
+static void handle_unplug_locked(struct vcam_device *dev) {
+    for (struct vcam_open *op = dev->opens; op; op = op->next) {
+        if (op->dead) continue;
+        op->dead = true;
+        reset_socket(op);
+    }
+    dev->streaming = false;
+    vcam_release_owner(dev);
+    pthread_cond_broadcast(&dev->cond);
+}
+
+// ---- unplug watcher: notices an unplug while nobody calls an ioctl (a poll must still wake up) ---
+
+static void *watcher_main(void *arg) {
+    (void)arg;
+    for (;;) {
+        usleep(50000);
+        for (int i = 0; i < vcam_ndevices; i++) {
+            struct vcam_device *dev = &vcam_devices[i];
+            bool live = false;
+            pthread_mutex_lock(&dev->lock);
+            for (struct vcam_open *op = dev->opens; op; op = op->next)
+                if (!op->dead) live = true;
+            pthread_mutex_unlock(&dev->lock);
+            if (!live || !vcam_fault_unplugged(dev)) continue;
+            pthread_mutex_lock(&dev->lock);
+            handle_unplug_locked(dev);
+            pthread_mutex_unlock(&dev->lock);
+        }
+    }
+    return NULL;
+}
+
+static pthread_once_t watcher_once = PTHREAD_ONCE_INIT;
+
+static void start_watcher(void) {
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_create(&t, &attr, watcher_main, NULL);
+    pthread_attr_destroy(&attr);
+}
+
+void vcam_open_started(struct vcam_open *op) {
+    op->own_fd = -1;
+    pthread_once(&watcher_once, start_watcher);
+}
+
+// ---- buffers ------------------------------------------------------------------------------------
+
+static void free_buffers_locked(struct vcam_device *dev) {
+    for (int i = 0; i < dev->nbuffers; i++) {
+        struct vcam_buffer *b = dev->buffers[i];
+        if (!b) continue;
+        vcam_forget_buffer_mappings(b);
+        vcam_real_munmap(b->kaddr, b->map_length);
+        vcam_real_close(b->memfd);   // mappings the app still holds stay valid (orphaned buffers)
+        free(b);
+        dev->buffers[i] = NULL;
+    }
+    dev->nbuffers = 0;
+    dev->nqueued = dev->ndone = 0;
+}
+
+static int alloc_buffers_locked(struct vcam_device *dev, uint32_t count, uint32_t size) {
+    long page = sysconf(_SC_PAGESIZE);
+    uint32_t made = 0;
+    for (; made < count && dev->nbuffers < VCAM_MAX_BUFFERS; made++) {
+        struct vcam_buffer *b = calloc(1, sizeof *b);
+        if (!b) break;
+        b->length = size;
+        b->map_length = ((size_t)size + (size_t)page - 1) / (size_t)page * (size_t)page;
+        b->memfd = (int)syscall(SYS_memfd_create, "vcam-buffer", 1u /* MFD_CLOEXEC */);
+        if (b->memfd < 0 || ftruncate(b->memfd, (off_t)b->map_length) != 0) {
+            if (b->memfd >= 0) vcam_real_close(b->memfd);
+            free(b);
+            break;
+        }
+        b->kaddr = vcam_real_mmap(NULL, b->map_length, PROT_READ | PROT_WRITE, MAP_SHARED, b->memfd, 0);
+        if (b->kaddr == MAP_FAILED) {
+            vcam_real_close(b->memfd);
+            free(b);
+            break;
+        }
+        int idx = dev->nbuffers++;
+        b->v.index = (uint32_t)idx;
+        b->v.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+        b->v.memory = V4L2_MEMORY_MMAP;
+        b->v.field = V4L2_FIELD_NONE;
+        b->v.length = size;
+        b->v.m.offset = (uint32_t)idx << BUFFER_OFFSET_SHIFT;
+        b->v.flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_SOE;
+        dev->buffers[idx] = b;
+    }
+    return (int)made;
+}
+
+static void report_buffer(struct vcam_buffer *b, struct v4l2_buffer *out) {
+    *out = b->v;
+    out->flags &= ~(V4L2_BUF_FLAG_MAPPED | V4L2_BUF_FLAG_QUEUED | V4L2_BUF_FLAG_DONE);
+    if (atomic_load(&b->mappings) > 0) out->flags |= V4L2_BUF_FLAG_MAPPED;
+    if (b->queued) out->flags |= V4L2_BUF_FLAG_QUEUED;
+    if (b->done) out->flags |= V4L2_BUF_FLAG_DONE | V4L2_BUF_FLAG_QUEUED;
+}
+
+// ---- the frame producer ("hardware") -----------------------------------------------------------
+
+static void timespec_at(uint64_t ns, struct timespec *ts) {
+    ts->tv_sec = (time_t)(ns / 1000000000ull);
+    ts->tv_nsec = (long)(ns % 1000000000ull);
+}
+
+static void *producer_main(void *arg) {
+    struct vcam_device *dev = arg;
+    struct vcam_renderer *renderer = vcam_renderer_new();
+    unsigned seed = (unsigned)vcam_now_ns();
+    pthread_mutex_lock(&dev->lock);
+    uint64_t interval = 1000000000ull / dev->rate;
+    uint64_t next = vcam_now_ns() + interval;
+    while (dev->streaming) {
+        uint64_t now = vcam_now_ns();
+        if (now < next) {
+            struct timespec ts;
+            timespec_at(next, &ts);
+            pthread_cond_timedwait(&dev->cond, &dev->lock, &ts);
+            continue;
+        }
+        uint64_t started = now;
+        next += interval;
+        if (next < now) next = now + interval;
+        pthread_mutex_unlock(&dev->lock);
+        bool unplugged = vcam_fault_unplugged(dev);
+        bool stalled = !unplugged && vcam_fault_stalled(dev);
+        int drop = unplugged || stalled ? 0 : vcam_fault_drop_percent(dev);
+        pthread_mutex_lock(&dev->lock);
+        if (!dev->streaming) break;
+        if (unplugged) {
+            handle_unplug_locked(dev);
+            break;
+        }
+        if (stalled) continue;
+        if (drop && (int)(rand_r(&seed) % 100) < drop) {
+            dev->sequence++;   // the frame was lost on the way, as a gap in the sequence shows
+            continue;
+        }
+        if (!dev->nqueued) continue;   // no buffer: the frame is lost, as vb2 drivers do
+        int idx = dev->queued[0];
+        memmove(dev->queued, dev->queued + 1, sizeof(int) * (size_t)--dev->nqueued);
+        struct vcam_buffer *b = dev->buffers[idx];
+        uint32_t seq = dev->sequence++;
+        struct v4l2_pix_format fmt = dev->fmt;
+        pthread_mutex_unlock(&dev->lock);
+        uint32_t used = vcam_render(renderer, dev, &fmt, seq, b->kaddr, b->length);
+        pthread_mutex_lock(&dev->lock);
+        if (!dev->streaming) break;
+        b->queued = false;
+        b->done = true;
+        b->v.bytesused = used;
+        b->v.sequence = seq;
+        b->v.field = V4L2_FIELD_NONE;
+        b->v.timestamp.tv_sec = (time_t)(started / 1000000000ull);
+        b->v.timestamp.tv_usec = (suseconds_t)(started % 1000000000ull / 1000);
+        dev->done[dev->ndone++] = idx;
+        struct vcam_open *owner = dev->queue_owner;
+        if (owner && owner->peer_fd >= 0) send(owner->peer_fd, "b", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        pthread_cond_broadcast(&dev->cond);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    vcam_renderer_free(renderer);
+    return NULL;
+}
+
+void vcam_stop_streaming_locked(struct vcam_device *dev) {
+    dev->streaming = false;
+    pthread_cond_broadcast(&dev->cond);
+    if (dev->producer_running) {
+        pthread_t t = dev->producer;
+        dev->producer_running = false;
+        pthread_mutex_unlock(&dev->lock);
+        pthread_join(t, NULL);
+        pthread_mutex_lock(&dev->lock);
+    }
+    for (int i = 0; i < dev->nbuffers; i++) {
+        if (!dev->buffers[i]) continue;
+        dev->buffers[i]->queued = dev->buffers[i]->done = false;
+    }
+    dev->nqueued = dev->ndone = 0;
+    if (dev->queue_owner && !dev->queue_owner->dead) drain_ready_bytes(dev->queue_owner);
+}
+
+// ---- helpers --------------------------------------------------------------------------------------
+
+static int max_priority(struct vcam_device *dev) {
+    for (int p = V4L2_PRIORITY_RECORD; p > V4L2_PRIORITY_UNSET; p--)
+        if (dev->prio_count[p]) return p;
+    return V4L2_PRIORITY_UNSET;
+}
+
+static int prio_check(struct vcam_open *op) { return (int)op->prio < max_priority(op->dev) ? -EBUSY : 0; }
+
+// vb2_queue_is_busy, extended across processes.
+static bool queue_busy(struct vcam_open *op) {
+    struct vcam_device *dev = op->dev;
+    if (dev->queue_owner && dev->queue_owner != op) return true;
+    if (!dev->queue_owner) {
+        int pid = atomic_load(&dev->shared->owner_pid);
+        if (pid && pid != getpid() && !vcam_claim_owner(dev)) return true;
+        if (pid && pid != getpid()) vcam_release_owner(dev);   // the claim above only tested a stale owner
+    }
+    return false;
+}
+
+static uint32_t buffer_caps(void) {
+    return V4L2_BUF_CAP_SUPPORTS_MMAP | V4L2_BUF_CAP_SUPPORTS_ORPHANED_BUFS;
+}
+
+// ---- ioctls -------------------------------------------------------------------------------------
+
+static int querycap(struct vcam_device *dev, struct v4l2_capability *cap) {
+    memset(cap, 0, sizeof *cap);
+    snprintf((char *)cap->driver, sizeof cap->driver, "%s", dev->driver);
+    snprintf((char *)cap->card, sizeof cap->card, "%s", dev->card);
+    snprintf((char *)cap->bus_info, sizeof cap->bus_info, "%s", dev->bus_info);
+    cap->version = kernel_version();
+    cap->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING | V4L2_CAP_EXT_PIX_FORMAT;
+    cap->capabilities = cap->device_caps | V4L2_CAP_DEVICE_CAPS;
+    return 0;
+}
+
+static int enum_fmt(struct vcam_device *dev, struct v4l2_fmtdesc *f) {
+    if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || f->index >= (uint32_t)dev->nformats) return -EINVAL;
+    uint32_t index = f->index;
+    memset(f, 0, sizeof *f);
+    f->index = index;
+    f->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    f->pixelformat = dev->formats[index];
+    if (f->pixelformat == V4L2_PIX_FMT_MJPEG) f->flags = V4L2_FMT_FLAG_COMPRESSED;
+    snprintf((char *)f->description, sizeof f->description, "%s", vcam_format_description(f->pixelformat));
+    return 0;
+}
+
+static int enum_framesizes(struct vcam_device *dev, struct v4l2_frmsizeenum *s) {
+    if (!has_format(dev, s->pixel_format) || s->index >= (uint32_t)dev->nsizes) return -EINVAL;
+    uint32_t index = s->index, pf = s->pixel_format;
+    memset(s, 0, sizeof *s);
+    s->index = index;
+    s->pixel_format = pf;
+    s->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+    s->discrete.width = dev->sizes[index].width;
+    s->discrete.height = dev->sizes[index].height;
+    return 0;
+}
+
+static int enum_frameintervals(struct vcam_device *dev, struct v4l2_frmivalenum *iv) {
+    if (!has_format(dev, iv->pixel_format) || iv->index >= (uint32_t)dev->nrates) return -EINVAL;
+    bool size_ok = false;
+    for (int i = 0; i < dev->nsizes; i++)
+        if (dev->sizes[i].width == iv->width && dev->sizes[i].height == iv->height) size_ok = true;
+    if (!size_ok) return -EINVAL;
+    struct v4l2_frmivalenum out = {.index = iv->index, .pixel_format = iv->pixel_format,
+                                   .width = iv->width, .height = iv->height, .type = V4L2_FRMIVAL_TYPE_DISCRETE};
+    out.discrete.numerator = 1;
+    out.discrete.denominator = dev->rates[iv->index];
+    *iv = out;
+    return 0;
+}
+
+static int format_ioctl(struct vcam_open *op, unsigned long request, struct v4l2_format *f) {
+    struct vcam_device *dev = op->dev;
+    if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    if (request == VIDIOC_G_FMT) {
+        memset(&f->fmt, 0, sizeof f->fmt);
+        f->fmt.pix = dev->fmt;
+        return 0;
+    }
+    if (request == VIDIOC_S_FMT) {
+        int r = prio_check(op);
+        if (r) return r;
+    }
+    struct v4l2_pix_format pix;
+    vcam_fill_format(dev, &pix, f->fmt.pix.pixelformat, f->fmt.pix.width, f->fmt.pix.height);
+    if (request == VIDIOC_S_FMT) {
+        if (queue_busy(op) || dev->nbuffers) return -EBUSY;
+        dev->fmt = pix;
+    }
+    memset(&f->fmt, 0, sizeof f->fmt);
+    f->fmt.pix = pix;
+    return 0;
+}
+
+static int parm_ioctl(struct vcam_open *op, unsigned long request, struct v4l2_streamparm *p) {
+    struct vcam_device *dev = op->dev;
+    if (p->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    if (request == VIDIOC_S_PARM) {
+        int r = prio_check(op);
+        if (r) return r;
+        if (dev->streaming || queue_busy(op)) return -EBUSY;
+        struct v4l2_fract t = p->parm.capture.timeperframe;
+        if (t.numerator && t.denominator) {
+            // The supported rate closest to the requested one.
+            double want = (double)t.denominator / t.numerator;
+            uint32_t best = dev->rates[0];
+            for (int i = 0; i < dev->nrates; i++) {
+                double d = dev->rates[i] - want, bd = best - want;
+                if ((d < 0 ? -d : d) < (bd < 0 ? -bd : bd)) best = dev->rates[i];
+            }
+            dev->rate = best;
+        }
+    }
+    memset(&p->parm, 0, sizeof p->parm);
+    p->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
+    p->parm.capture.timeperframe.numerator = 1;
+    p->parm.capture.timeperframe.denominator = dev->rate;
+    return 0;
+}
+
+static int reqbufs(struct vcam_open *op, struct v4l2_requestbuffers *rb) {
+    struct vcam_device *dev = op->dev;
+    if (rb->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    rb->capabilities = buffer_caps();
+    rb->flags = 0;
+    memset(rb->reserved, 0, sizeof rb->reserved);
+    if (rb->memory != V4L2_MEMORY_MMAP) return -EINVAL;
+    int r = prio_check(op);
+    if (r) return r;
+    if (queue_busy(op)) return -EBUSY;
+    if (dev->streaming) return -EBUSY;
+    free_buffers_locked(dev);
+    if (rb->count == 0) {
+        dev->queue_owner = NULL;
+        vcam_release_owner(dev);
+        return 0;
+    }
+    if (!vcam_claim_owner(dev)) return -EBUSY;
+    uint32_t want = rb->count > VCAM_MAX_BUFFERS ? VCAM_MAX_BUFFERS : rb->count;
+    int made = alloc_buffers_locked(dev, want, dev->fmt.sizeimage);
+    if (made <= 0) {
+        vcam_release_owner(dev);
+        return -ENOMEM;
+    }
+    rb->count = (uint32_t)made;
+    dev->queue_owner = op;
+    return 0;
+}
+
+static int create_bufs(struct vcam_open *op, struct v4l2_create_buffers *cb) {
+    struct vcam_device *dev = op->dev;
+    if (cb->format.type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    cb->capabilities = buffer_caps();
+    cb->flags = 0;
+    memset(cb->reserved, 0, sizeof cb->reserved);
+    if (cb->memory != V4L2_MEMORY_MMAP) return -EINVAL;
+    int r = prio_check(op);
+    if (r) return r;
+    if (queue_busy(op)) return -EBUSY;
+    cb->index = (uint32_t)dev->nbuffers;
+    if (cb->count == 0) return 0;
+    if (cb->format.fmt.pix.sizeimage < dev->fmt.sizeimage) return -EINVAL;
+    if (dev->nbuffers >= VCAM_MAX_BUFFERS) return -ENOBUFS;
+    if (!vcam_claim_owner(dev)) return -EBUSY;
+    uint32_t room = (uint32_t)(VCAM_MAX_BUFFERS - dev->nbuffers);
+    int made = alloc_buffers_locked(dev, cb->count < room ? cb->count : room, cb->format.fmt.pix.sizeimage);
+    if (made <= 0) return -ENOMEM;
+    cb->count = (uint32_t)made;
+    dev->queue_owner = op;
+    return 0;
+}
+
+static int querybuf(struct vcam_device *dev, struct v4l2_buffer *b) {
+    if (b->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    if (b->index >= (uint32_t)dev->nbuffers) return -EINVAL;
+    report_buffer(dev->buffers[b->index], b);
+    return 0;
+}
+
+static int qbuf(struct vcam_open *op, struct v4l2_buffer *b) {
+    struct vcam_device *dev = op->dev;
+    if (b->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    if (queue_busy(op)) return -EBUSY;
+    if (b->index >= (uint32_t)dev->nbuffers || b->memory != V4L2_MEMORY_MMAP) return -EINVAL;
+    if (b->flags & V4L2_BUF_FLAG_REQUEST_FD) return -EBADR;
+    struct vcam_buffer *buf = dev->buffers[b->index];
+    if (buf->queued || buf->done) return -EINVAL;
+    buf->queued = true;
+    buf->v.bytesused = 0;
+    dev->queued[dev->nqueued++] = (int)b->index;
+    pthread_cond_broadcast(&dev->cond);
+    report_buffer(buf, b);
+    return 0;
+}
+
+static int dqbuf(struct vcam_open *op, struct v4l2_buffer *b) {
+    struct vcam_device *dev = op->dev;
+    if (b->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    if (queue_busy(op)) return -EBUSY;
+    if (b->memory != V4L2_MEMORY_MMAP) return -EINVAL;
+    while (!dev->ndone) {
+        if (op->dead) return -ENODEV;
+        if (!dev->streaming) return -EINVAL;
+        if (fcntl(op->own_fd, F_GETFL) & O_NONBLOCK) return -EAGAIN;
+        pthread_cond_wait(&dev->cond, &dev->lock);
+    }
+    int idx = dev->done[0];
+    memmove(dev->done, dev->done + 1, sizeof(int) * (size_t)--dev->ndone);
+    struct vcam_buffer *buf = dev->buffers[idx];
+    buf->done = false;
+    consume_ready_byte(op);
+    report_buffer(buf, b);
+    return 0;
+}
+
+static int streamon(struct vcam_open *op, const int *type) {
+    struct vcam_device *dev = op->dev;
+    if (*type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    int r = prio_check(op);
+    if (r) return r;
+    if (queue_busy(op)) return -EBUSY;
+    if (!dev->nbuffers) return -EINVAL;
+    if (dev->streaming) return 0;
+    dev->streaming = true;
+    dev->sequence = 0;
+    if (pthread_create(&dev->producer, NULL, producer_main, dev) != 0) {
+        dev->streaming = false;
+        return -ENOMEM;
+    }
+    dev->producer_running = true;
+    return 0;
+}
+
+static int streamoff(struct vcam_open *op, const int *type) {
+    struct vcam_device *dev = op->dev;
+    if (*type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
+    int r = prio_check(op);
+    if (r) return r;
+    if (queue_busy(op)) return -EBUSY;
+    vcam_stop_streaming_locked(dev);
+    return 0;
+}
+
+static int input_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
+    if (request == VIDIOC_ENUMINPUT) {
+        struct v4l2_input *in = arg;
+        if (in->index != 0) return -EINVAL;
+        memset(in, 0, sizeof *in);
+        snprintf((char *)in->name, sizeof in->name, "Camera 1");
+        in->type = V4L2_INPUT_TYPE_CAMERA;
+        return 0;
+    }
+    if (request == VIDIOC_G_INPUT) {
+        *(int *)arg = 0;
+        return 0;
+    }
+    int r = prio_check(op);
+    if (r) return r;
+    return *(int *)arg == 0 ? 0 : -EINVAL;
+}
+
+static int priority_ioctl(struct vcam_open *op, unsigned long request, uint32_t *p) {
+    struct vcam_device *dev = op->dev;
+    if (request == VIDIOC_G_PRIORITY) {
+        *p = (uint32_t)max_priority(dev);
+        return 0;
+    }
+    if (*p != V4L2_PRIORITY_BACKGROUND && *p != V4L2_PRIORITY_INTERACTIVE && *p != V4L2_PRIORITY_RECORD)
+        return -EINVAL;
+    int r = prio_check(op);
+    if (r) return r;
+    dev->prio_count[op->prio]--;
+    op->prio = (enum v4l2_priority)*p;
+    dev->prio_count[op->prio]++;
+    return 0;
+}
+
+int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
+    struct vcam_device *dev = op->dev;
+    if (op->dead) return -ENODEV;
+    if (vcam_fault_unplugged(dev)) {
+        pthread_mutex_lock(&dev->lock);
+        handle_unplug_locked(dev);
+        pthread_mutex_unlock(&dev->lock);
+        return -ENODEV;
+    }
+    int injected = vcam_fault_take_ioctl_failure(dev, request);
+    if (injected) return -injected;
+    if (!arg && _IOC_SIZE(request)) return -EFAULT;
+
+    switch (request) {
+    case VIDIOC_QUERYCTRL:
+    case VIDIOC_QUERY_EXT_CTRL:
+    case VIDIOC_QUERYMENU:
+    case VIDIOC_G_CTRL:
+    case VIDIOC_G_EXT_CTRLS:
+    case VIDIOC_TRY_EXT_CTRLS:
+        return vcam_control_ioctl(op, request, arg);
+    case VIDIOC_S_CTRL:
+    case VIDIOC_S_EXT_CTRLS: {
+        pthread_mutex_lock(&dev->lock);
+        int r = prio_check(op);
+        pthread_mutex_unlock(&dev->lock);
+        return r ? r : vcam_control_ioctl(op, request, arg);
+    }
+    case VIDIOC_SUBSCRIBE_EVENT:
+    case VIDIOC_UNSUBSCRIBE_EVENT:
+    case VIDIOC_DQEVENT:
+        return vcam_event_ioctl(op, request, arg);
+    case VIDIOC_QUERYCAP:
+        return querycap(dev, arg);
+    case VIDIOC_ENUM_FMT:
+        return enum_fmt(dev, arg);
+    case VIDIOC_ENUM_FRAMESIZES:
+        return enum_framesizes(dev, arg);
+    case VIDIOC_ENUM_FRAMEINTERVALS:
+        return enum_frameintervals(dev, arg);
+    case VIDIOC_ENUMINPUT:
+    case VIDIOC_G_INPUT:
+    case VIDIOC_S_INPUT:
+    case VIDIOC_G_PRIORITY:
+    case VIDIOC_S_PRIORITY:
+    case VIDIOC_G_FMT:
+    case VIDIOC_S_FMT:
+    case VIDIOC_TRY_FMT:
+    case VIDIOC_G_PARM:
+    case VIDIOC_S_PARM:
+    case VIDIOC_REQBUFS:
+    case VIDIOC_CREATE_BUFS:
+    case VIDIOC_QUERYBUF:
+    case VIDIOC_QBUF:
+    case VIDIOC_DQBUF:
+    case VIDIOC_STREAMON:
+    case VIDIOC_STREAMOFF:
+        break;
+    default:
+        return -ENOTTY;
+    }
+
+    pthread_mutex_lock(&dev->lock);
+    int r;
+    switch (request) {
+    case VIDIOC_ENUMINPUT:
+    case VIDIOC_G_INPUT:
+    case VIDIOC_S_INPUT: r = input_ioctl(op, request, arg); break;
+    case VIDIOC_G_PRIORITY:
+    case VIDIOC_S_PRIORITY: r = priority_ioctl(op, request, arg); break;
+    case VIDIOC_G_FMT:
+    case VIDIOC_S_FMT:
+    case VIDIOC_TRY_FMT: r = format_ioctl(op, request, arg); break;
+    case VIDIOC_G_PARM:
+    case VIDIOC_S_PARM: r = parm_ioctl(op, request, arg); break;
+    case VIDIOC_REQBUFS: r = reqbufs(op, arg); break;
+    case VIDIOC_CREATE_BUFS: r = create_bufs(op, arg); break;
+    case VIDIOC_QUERYBUF: r = querybuf(dev, arg); break;
+    case VIDIOC_QBUF: r = qbuf(op, arg); break;
+    case VIDIOC_DQBUF: r = dqbuf(op, arg); break;
+    case VIDIOC_STREAMON: r = streamon(op, arg); break;
+    case VIDIOC_STREAMOFF: r = streamoff(op, arg); break;
+    default: r = -ENOTTY; break;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return r;
+}
+
+void vcam_release_open(struct vcam_open *op) {
+    struct vcam_device *dev = op->dev;
+    pthread_mutex_lock(&dev->lock);
+    if (dev->queue_owner == op) {
+        vcam_stop_streaming_locked(dev);
+        free_buffers_locked(dev);
+        dev->queue_owner = NULL;
+        vcam_release_owner(dev);
+    }
+    dev->prio_count[op->prio]--;
+    for (struct vcam_open **pp = &dev->opens; *pp; pp = &(*pp)->next)
+        if (*pp == op) {
+            *pp = op->next;
+            break;
+        }
+    op->closed = true;
+    if (op->peer_fd >= 0) vcam_real_close(op->peer_fd);
+    op->peer_fd = -1;
+    if (op->own_fd >= 0) vcam_real_close(op->own_fd);
+    op->own_fd = -1;
+    pthread_mutex_unlock(&dev->lock);
+    // The struct itself is never freed: a racing ioctl on a just-closed fd may still hold it.
+}
