@@ -39,50 +39,60 @@ enum ControlsCommand: Command {
     static func render(_ list: [CameraControl], device: String) -> String {
         guard !list.isEmpty else { return "\(device) has no controls.\n" }
         let nameWidth = list.map(\.name.count).max() ?? 0
+        let columns = list.map(describe)
+        // Range and default line up in columns; value and flags follow.
+        let rangeWidth = columns.map(\.range.count).max() ?? 0
+        let defaultWidth = columns.map(\.default.count).max() ?? 0
         var out = ""
         var currentClass: String?? = .none
-        for control in list {
+        for (control, column) in zip(list, columns) {
             if currentClass != .some(control.className) {
                 currentClass = .some(control.className)
                 out += (out.isEmpty ? "" : "\n") + (control.className ?? "Controls") + "\n"
             }
-            out += "  " + control.name.padded(nameWidth) + "  " + control.type.description.padded(7) + describe(control) + "\n"
+            let line = "  " + control.name.padded(nameWidth) + "  " + control.type.description.padded(8)
+                + column.range.padded(rangeWidth) + "  " + column.default.padded(defaultWidth) + "  " + column.value
+            out += String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
             if !control.menu.isEmpty {
                 let items = control.menu.map { item in
-                    (control.value?.integer == item.index ? "*" : " ") + "\(item.index): \(item.name)"
+                    (control.value?.integer == item.index ? "*" : "") + "\(item.index): \(item.name)"
                 }
-                out += String(repeating: " ", count: nameWidth + 13) + items.joined(separator: "   ") + "\n"
+                out += String(repeating: " ", count: nameWidth + 12) + items.joined(separator: "   ") + "\n"
             }
         }
         return out
     }
 
-    /// "0…255 step 1  default 128  value 153 (60%)  [inactive]".
-    static func describe(_ control: CameraControl) -> String {
-        var parts: [String] = []
+    /// The columns of one control: "0…255 step 5", "default 128", "value 153 (60%)  [inactive]".
+    static func describe(_ control: CameraControl) -> (range: String, default: String, value: String) {
+        var range = "", defaultText = ""
         switch control.type {
         case .integer, .integer64, .menu, .integerMenu, .unsigned8, .unsigned16, .unsigned32:
-            parts.append("\(control.minimum)…\(control.maximum)" + (control.step > 1 ? " step \(control.step)" : ""))
-            parts.append("default \(control.defaultValue)")
+            range = "\(control.minimum)…\(control.maximum)" + (control.step > 1 ? " step \(control.step)" : "")
+            defaultText = "default \(control.defaultValue)"
         case .boolean:
-            parts.append("default \(control.defaultValue != 0)")
+            defaultText = "default \(control.defaultValue != 0)"
         case .bitmask:
-            parts.append("mask 0x\(String(control.maximum, radix: 16))")
-            parts.append("default 0x\(String(control.defaultValue, radix: 16))")
+            range = "mask 0x\(String(control.maximum, radix: 16))"
+            defaultText = "default 0x\(String(control.defaultValue, radix: 16))"
         case .string:
-            parts.append("length \(control.minimum)…\(control.maximum)")
+            range = "length \(control.minimum)…\(control.maximum)"
         default:
             break
         }
-        if control.value != nil || control.type != .button {
+        var parts: [String] = []
+        if control.type != .button {
             var value = "value \(control.valueDescription)"
             if control.type == .bitmask, let number = control.value?.integer { value = "value 0x\(String(number, radix: 16))" }
-            if let percent = control.percentage, control.type != .menu { value += " (\(Int(percent.rounded()))%)" }
+            if let percent = control.percentage { value += " (\(Int(percent.rounded()))%)" }
             parts.append(value)
         }
-        let flags = control.flags.names.filter { !["slider", "has-payload", "update", "execute-on-write"].contains($0) }
+        // Flags that say nothing to a user (or, for a button, nothing new) are left out.
+        let flags = control.flags.names.filter { flag in
+            !["slider", "has-payload", "update", "execute-on-write"].contains(flag) && !(control.type == .button && flag == "write-only")
+        }
         if !flags.isEmpty { parts.append("[" + flags.joined(separator: ", ") + "]") }
-        return parts.joined(separator: "  ")
+        return (range, defaultText, parts.joined(separator: "  "))
     }
 }
 

@@ -74,14 +74,23 @@ enum DevicesCommand: Command {
         for format in camera.formats {
             let label = format.description.isEmpty ? "" : "  \(format.description)"
             out += "      \(format.pixelFormat.description.padding(5))\(label)\(format.isCompressed ? " (compressed)" : "")\n"
+            // Consecutive sizes with the same frame rates share a line: "320x240, 640x480 at 30, 15 fps".
+            var lines: [(sizes: [String], rates: [Double])] = []
             for size in format.sizes {
-                let rates = size.framesPerSecond.map(rate).joined(separator: ", ")
                 var sizeText = "\(size.width)x\(size.height)"
                 if let range = size.range {
                     sizeText = "\(range.minWidth)x\(range.minHeight) … \(range.maxWidth)x\(range.maxHeight)"
                         + " (steps \(range.widthStep)x\(range.heightStep))"
                 }
-                out += "            \(sizeText.padding(11)) \(rates.isEmpty ? "" : rates + " fps")\n"
+                if let last = lines.last, last.rates == size.framesPerSecond {
+                    lines[lines.count - 1].sizes.append(sizeText)
+                } else {
+                    lines.append(([sizeText], size.framesPerSecond))
+                }
+            }
+            for line in lines {
+                let rates = line.rates.isEmpty ? "" : " at " + line.rates.map(rate).joined(separator: ", ") + " fps"
+                out += "             " + line.sizes.joined(separator: ", ") + rates + "\n"
             }
         }
         return out
