@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import GstCamera
+
+/// Faults injected through the virtual camera's state directory (docs/virtual-camera.md): each test runs gstcam
+/// in a subprocess with a private VCAM_STATE_DIR, so the fault touches no device other tests use.
+@Suite(.serialized) struct ControlsFaultTests {
+    static let devices = "/dev/video0=uvc;/dev/video2=sensor;/dev/video4=basic"
+
+    /// A fresh state directory with `files` (relative path → content) in it.
+    static func stateDirectory(_ files: [String: String]) throws -> String {
+        let directory = NSTemporaryDirectory() + "gstcam-faults-\(UUID().uuidString)"
+        for (path, content) in files {
+            let url = URL(fileURLWithPath: directory + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try content.write(to: url, atomically: false, encoding: .utf8)
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func gstcam(state: String, _ arguments: String...) throws -> VirtualCameras.Output {
+        try VirtualCameras.run("/usr/bin/env", ["VCAM_DEVICES=\(devices)", "VCAM_STATE_DIR=\(state)",
+                                                VirtualCameras.binDirectory + "/gstcam"] + arguments)
+    }
+
+    @Test func aForbiddenCameraIsListedWithTheReason() throws {
+        let state = try Self.stateDirectory(["video4/deny": ""])
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let json = try Self.gstcam(state: state, "devices", "--json")
+        #expect(json.status == 0, "\(json.standardError)")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(parsed.map { $0["path"] as? String } == ["/dev/video0", "/dev/video2", "/dev/video4"])
+        let denied = try #require(parsed.last)
+        #expect(denied["accessible"] as? Bool == false)
+        #expect(denied["problem"] as? String == CameraError.permissionDenied(path: "/dev/video4").description)
+        #expect((denied["formats"] as? [Any])?.isEmpty == true)
+        #expect(parsed.first?["accessible"] as? Bool == true)
+
+        let human = try Self.gstcam(state: state, "devices")
+        #expect(human.standardOutput.contains("[2] /dev/video4\n      cannot use it: Permission denied opening /dev/video4."))
+
+        let controls = try Self.gstcam(state: state, "controls", "--device", "2")
+        #expect(controls.status == 1)
+        #expect(controls.standardError == "gstcam: \(CameraError.permissionDenied(path: "/dev/video4"))\n")
+    }
+
+    @Test func driverErrnosOfSetBecomeControlErrors() throws {
+        let cases: [(errno: String, message: String)] = [
+            ("EBUSY", CameraError.deviceBusy(path: "/dev/video0", holder: nil).description),
+            ("ERANGE", CameraError.controlOutOfRange(name: "brightness", value: "10", minimum: -64, maximum: 64, step: 1).description),
+            ("EACCES", CameraError.controlReadOnly(name: "brightness", device: "/dev/video0").description),
+            ("EINVAL", CameraError.controlBadValue(name: "brightness", value: "10", expected: "a value in -64…64").description),
+            ("EIO", CameraError.deviceFailure(path: "/dev/video0", operation: "VIDIOC_S_EXT_CTRLS", errno: EIO).description),
+            ("ENODEV", CameraError.deviceGone(path: "/dev/video0").description),
+        ]
+        for (code, message) in cases {
+            let state = try Self.stateDirectory(["video0/fail-ioctl": "S_EXT_CTRLS \(code)"])
+            defer { try? FileManager.default.removeItem(atPath: state) }
+            let result = try Self.gstcam(state: state, "set", "--device", "/dev/video0", "brightness=10")
+            #expect(result.status == 1, "\(code)")
+            #expect(result.standardError == "gstcam: \(message)\n", "\(code)")
+        }
+    }
+
+    @Test func aMissingPathListsTheCameras() throws {
+        let state = try Self.stateDirectory([:])
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let result = try Self.gstcam(state: state, "controls", "--device", "/dev/video9")
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("gstcam: No camera matches \"/dev/video9\". Cameras on this machine:\n  0: /dev/video0 — Virtual UVC Camera (video0)\n"))
+        let ambiguous = try Self.gstcam(state: state, "get", "--device", "virtual", "brightness")
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.standardError.hasPrefix("gstcam: \"virtual\" matches more than one camera; be more specific:\n  0: /dev/video0"))
+    }
+}
