@@ -3,31 +3,12 @@ import Testing
 @testable import GstCamera
 
 /// Faults injected through the virtual camera's state directory (docs/virtual-camera.md): each test runs gstcam
-/// in a subprocess with a private VCAM_STATE_DIR, so the fault touches no device other tests use.
-@Suite(.serialized) struct ControlsFaultTests {
-    static let devices = "/dev/video0=uvc;/dev/video2=sensor;/dev/video4=basic"
-
-    /// A fresh state directory with `files` (relative path → content) in it.
-    static func stateDirectory(_ files: [String: String]) throws -> String {
-        let directory = NSTemporaryDirectory() + "gstcam-faults-\(UUID().uuidString)"
-        for (path, content) in files {
-            let url = URL(fileURLWithPath: directory + "/" + path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try content.write(to: url, atomically: false, encoding: .utf8)
-        }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    static func gstcam(state: String, _ arguments: String...) throws -> VirtualCameras.Output {
-        try VirtualCameras.run("/usr/bin/env", ["VCAM_DEVICES=\(devices)", "VCAM_STATE_DIR=\(state)",
-                                                VirtualCameras.binDirectory + "/gstcam"] + arguments)
-    }
-
+/// in a subprocess with a private VCAM_STATE_DIR (`VirtualCameras.Isolated`), so the fault touches no device other tests use.
+@Suite struct ControlsFaultTests {
     @Test func aForbiddenCameraIsListedWithTheReason() throws {
-        let state = try Self.stateDirectory(["video4/deny": ""])
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let json = try Self.gstcam(state: state, "devices", "--json")
+        let cameras = try VirtualCameras.Isolated(files: ["video4/deny": ""])
+        defer { cameras.remove() }
+        let json = try cameras.gstcam("devices", "--json")
         #expect(json.status == 0, "\(json.standardError)")
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(parsed.map { $0["path"] as? String } == ["/dev/video0", "/dev/video2", "/dev/video4"])
@@ -37,10 +18,10 @@ import Testing
         #expect((denied["formats"] as? [Any])?.isEmpty == true)
         #expect(parsed.first?["accessible"] as? Bool == true)
 
-        let human = try Self.gstcam(state: state, "devices")
+        let human = try cameras.gstcam("devices")
         #expect(human.standardOutput.contains("[2] /dev/video4\n      cannot use it: Permission denied opening /dev/video4."))
 
-        let controls = try Self.gstcam(state: state, "controls", "--device", "2")
+        let controls = try cameras.gstcam("controls", "--device", "2")
         #expect(controls.status == 1)
         #expect(controls.standardError == "gstcam: \(CameraError.permissionDenied(path: "/dev/video4"))\n")
     }
@@ -55,21 +36,21 @@ import Testing
             ("ENODEV", CameraError.deviceGone(path: "/dev/video0").description),
         ]
         for (code, message) in cases {
-            let state = try Self.stateDirectory(["video0/fail-ioctl": "S_EXT_CTRLS \(code)"])
-            defer { try? FileManager.default.removeItem(atPath: state) }
-            let result = try Self.gstcam(state: state, "set", "--device", "/dev/video0", "brightness=10")
+            let cameras = try VirtualCameras.Isolated(files: ["video0/fail-ioctl": "S_EXT_CTRLS \(code)"])
+            defer { cameras.remove() }
+            let result = try cameras.gstcam("set", "--device", "/dev/video0", "brightness=10")
             #expect(result.status == 1, "\(code)")
             #expect(result.standardError == "gstcam: \(message)\n", "\(code)")
         }
     }
 
     @Test func aMissingPathListsTheCameras() throws {
-        let state = try Self.stateDirectory([:])
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let result = try Self.gstcam(state: state, "controls", "--device", "/dev/video9")
+        let cameras = try VirtualCameras.Isolated()
+        defer { cameras.remove() }
+        let result = try cameras.gstcam("controls", "--device", "/dev/video9")
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("gstcam: No camera matches \"/dev/video9\". Cameras on this machine:\n  0: /dev/video0 — Virtual UVC Camera (video0)\n"))
-        let ambiguous = try Self.gstcam(state: state, "get", "--device", "virtual", "brightness")
+        let ambiguous = try cameras.gstcam("get", "--device", "virtual", "brightness")
         #expect(ambiguous.status == 1)
         #expect(ambiguous.standardError.hasPrefix("gstcam: \"virtual\" matches more than one camera; be more specific:\n  0: /dev/video0"))
     }

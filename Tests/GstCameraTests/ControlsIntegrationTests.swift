@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import GstCamera
 
-/// Controls set through the library and the CLI, read back from another process (v4l2-ctl) through the
-/// virtual camera's shared state, and the CLI's messages and exit statuses.
+/// Controls set through the library in this process, read back from another process (v4l2-ctl) through the
+/// virtual camera's shared state. Each test puts the controls back to their defaults.
 @Suite(.serialized) struct ControlsIntegrationTests {
     /// `v4l2-ctl -d DEV -C NAME` prints "NAME: VALUE".
     static func readBack(_ name: String, on device: String) throws -> String {
@@ -14,6 +14,7 @@ import Testing
 
     @Test func listsControlsWithV4L2CtlNamesAndValues() throws {
         let device = try VirtualCameras.path(profile: "uvc")
+        defer { VirtualCameras.resetControls(device) }
         let controls = try CameraControls(devicePath: device).all()
         let names = controls.map(\.name)
         for name in ["brightness", "contrast", "focus_automatic_continuous", "focus_absolute", "zoom_absolute", "auto_exposure",
@@ -32,6 +33,7 @@ import Testing
 
     @Test func aValueSetThroughTheLibraryIsSeenByV4L2Ctl() throws {
         let device = try VirtualCameras.path(profile: "uvc")
+        defer { VirtualCameras.resetControls(device) }
         let controls = try CameraControls(devicePath: device)
         let brightness = try controls.control(named: "brightness")
         let target = brightness.minimum + (brightness.maximum - brightness.minimum) / 3
@@ -42,84 +44,9 @@ import Testing
         #expect(try Self.readBack("brightness", on: device) == "brightness: \(brightness.minimum)")
     }
 
-    @Test func setPercentageFromTheCLI() throws {
-        let device = try VirtualCameras.path(profile: "uvc")
-        let brightness = try CameraControls(devicePath: device).control(named: "brightness")
-        let expected = ControlValueParser.value(atPercent: 60, minimum: brightness.minimum, maximum: brightness.maximum, step: brightness.step)
-        let result = try VirtualCameras.gstcam("set", "--device", device, "brightness=60%")
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput == "brightness=\(expected)  (asked 60%)\n")
-        #expect(try Self.readBack("brightness", on: device) == "brightness: \(expected)")
-        let get = try VirtualCameras.gstcam("get", "--device", device, "brightness")
-        #expect(get.standardOutput == "brightness=\(expected)\n")
-    }
-
-    @Test func menuItemsByNameFromTheCLI() throws {
-        let device = try VirtualCameras.path(profile: "uvc")
-        let result = try VirtualCameras.gstcam("set", "--device", device, "auto_exposure=manual_mode")
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput == "auto_exposure=1 (Manual Mode)  (asked manual_mode)\n")
-        #expect(try Self.readBack("auto_exposure", on: device) == "auto_exposure: 1 (Manual Mode)")
-    }
-
-    @Test func unknownNameSuggestsCloseOnes() throws {
-        let device = try VirtualCameras.path(profile: "uvc")
-        let result = try VirtualCameras.gstcam("set", "--device", device, "brigthness=10")
-        #expect(result.status == 1)
-        #expect(result.standardOutput.isEmpty)
-        #expect(result.standardError == "gstcam: \(device) has no control named \"brigthness\". Did you mean: brightness? List them with: gstcam controls\n")
-        let get = try VirtualCameras.gstcam("get", "--device", device, "zoom")
-        #expect(get.status == 1)
-        #expect(get.standardError.contains("Did you mean: zoom_absolute"))
-    }
-
-    @Test func outOfRangeGivesTheRange() throws {
-        let device = try VirtualCameras.path(profile: "uvc")
-        let brightness = try CameraControls(devicePath: device).control(named: "brightness")
-        let before = try Self.readBack("brightness", on: device)
-        let tooHigh = brightness.maximum + 1
-        let result = try VirtualCameras.gstcam("set", "--device", device, "brightness=\(tooHigh)")
-        #expect(result.status == 1)
-        let step = brightness.step > 1 ? " in steps of \(brightness.step)" : ""
-        #expect(result.standardError == "gstcam: \(tooHigh) is out of range for brightness: use \(brightness.minimum)…\(brightness.maximum)\(step), or a percentage (e.g. brightness=50%).\n")
-        #expect(try Self.readBack("brightness", on: device) == before)
-    }
-
-    @Test func readOnlyControlIsRefused() throws {
-        let device = try VirtualCameras.path(profile: "sensor")
-        let result = try VirtualCameras.gstcam("set", "--device", device, "auto_focus_status=1")
-        #expect(result.status == 1)
-        #expect(result.standardError == "gstcam: auto_focus_status on \(device) is read-only.\n")
-    }
-
-    @Test func usageErrorsExit64() throws {
-        let result = try VirtualCameras.gstcam("set", "brightness")
-        #expect(result.status == 64)
-        #expect(result.standardError.hasPrefix("gstcam: \"brightness\" is not NAME=VALUE"))
-        #expect(try VirtualCameras.gstcam("get").status == 64)
-        #expect(try VirtualCameras.gstcam("controls", "--bogus").status == 64)
-    }
-
-    @Test func controlsListingReadsLikeV4L2Ctl() throws {
-        let device = try VirtualCameras.path(profile: "uvc")
-        let result = try VirtualCameras.gstcam("controls", "--device", device)
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("User Controls\n"))
-        #expect(result.standardOutput.contains("Camera Controls\n"))
-        let brightnessLine = try #require(result.standardOutput.split(separator: "\n").first { $0.hasPrefix("  brightness ") })
-        #expect(brightnessLine.contains(" int "))
-        #expect(brightnessLine.contains("value "))
-        #expect(result.standardOutput.contains("Manual Mode"))
-        let json = try VirtualCameras.gstcam("controls", "--device", device, "--json")
-        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
-        let brightness = try #require(parsed.first { $0["name"] as? String == "brightness" })
-        #expect(brightness["id"] as? String == "0x00980900")
-        #expect(brightness["type"] as? String == "int")
-        #expect(brightness["value"] is Int)
-    }
-
     @Test func aSecondOpenSetsControlsWhileTheDeviceStreams() throws {
         let device = try VirtualCameras.path(profile: "basic")
+        defer { VirtualCameras.resetControls(device) }
         let stream = Process()
         stream.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
         stream.arguments = ["-q", "v4l2src", "device=\(device)", "num-buffers=60", "!", "fakesink"]
@@ -135,8 +62,10 @@ import Testing
     }
 }
 
-/// The camera-app features (torch, focus, exposure, zoom) through the virtual camera profiles.
-@Suite(.serialized) struct ControlsFeatureTests {
+extension ControlsIntegrationTests {
+/// The camera-app features (torch, focus, exposure, zoom) through the virtual camera profiles; nested, so that
+/// it runs serially with the tests above (they share the devices' control state).
+@Suite struct Features {
     @Test func capabilitiesFollowTheProfiles() throws {
         let uvc = try CameraControls(devicePath: try VirtualCameras.path(profile: "uvc")).capabilities()
         #expect(uvc.opticalZoom != nil && uvc.continuousFocus && uvc.manualFocus && uvc.pointFocus && uvc.automaticExposure)
@@ -149,6 +78,7 @@ import Testing
 
     @Test func torchOnTheSensorProfileReachesTheDevice() throws {
         let device = try VirtualCameras.path(profile: "sensor")
+        defer { VirtualCameras.resetControls(device) }
         let controls = try CameraControls(devicePath: device)
         let on = try controls.setTorch(on: true, level: 1)
         #expect(on.isOn)
@@ -161,6 +91,7 @@ import Testing
 
     @Test func torchUnavailableNamesTheDevice() throws {
         let device = try VirtualCameras.path(profile: "basic")
+        defer { VirtualCameras.resetControls(device) }
         let controls = try CameraControls(devicePath: device)
         #expect(!controls.hasTorch)
         #expect(throws: CameraError.torchUnavailable(device: device)) { try controls.setTorch(on: true) }
@@ -169,6 +100,7 @@ import Testing
 
     @Test func manualFocusAndContinuous() async throws {
         let device = try VirtualCameras.path(profile: "uvc")
+        defer { VirtualCameras.resetControls(device) }
         let controls = try CameraControls(devicePath: device)
         let lens = try controls.control(named: "focus_absolute")
         let result = try await controls.setFocus(.manual(position: 0.5))
@@ -182,6 +114,7 @@ import Testing
 
     @Test func oneShotFocusReportsReached() async throws {
         let controls = try CameraControls(devicePath: try VirtualCameras.path(profile: "sensor"))
+        defer { VirtualCameras.resetControls(controls.devicePath) }
         #expect(try await controls.setFocus(.once(timeout: 3)) == .reached)
         let basic = try CameraControls(devicePath: try VirtualCameras.path(profile: "basic"))
         await #expect(throws: CameraError.focusUnavailable(device: basic.devicePath)) { try await basic.setFocus(.once()) }
@@ -189,6 +122,7 @@ import Testing
 
     @Test func pointFocusSetsTheRegionInTheControlsCoordinates() async throws {
         let device = try VirtualCameras.path(profile: "uvc")
+        defer { VirtualCameras.resetControls(device) }
         let controls = try CameraControls(devicePath: device)
         let roi = try #require(try controls.query(id: ControlID.regionOfInterestRectangle))
         guard case let .success(.rectangle(maximum)) = controls.device.readControl(roi, which: .maximum),
@@ -219,6 +153,7 @@ import Testing
 
     @Test func manualExposureTimeIsClampedAndReadBack() throws {
         let device = try VirtualCameras.path(profile: "uvc")
+        defer { VirtualCameras.resetControls(device) }
         let controls = try CameraControls(devicePath: device)
         let time = try controls.control(named: "exposure_time_absolute")
         #expect(try controls.setExposure(.manual(seconds: 0.01)) == .manual(seconds: 0.01))
@@ -231,6 +166,7 @@ import Testing
 
     @Test func opticalZoomFactorMapsToZoomAbsolute() throws {
         let device = try VirtualCameras.path(profile: "uvc")
+        defer { VirtualCameras.resetControls(device) }
         let controls = try CameraControls(devicePath: device)
         let zoom = try #require(try controls.opticalZoom())
         let applied = try controls.setOpticalZoom(factor: 2)
@@ -241,4 +177,5 @@ import Testing
         let basic = try CameraControls(devicePath: try VirtualCameras.path(profile: "basic"))
         #expect(throws: CameraError.zoomUnavailable(device: basic.devicePath)) { try basic.setOpticalZoom(factor: 2) }
     }
+}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GstCamera
 
 /// The virtual cameras the test process runs with (scripts/test preloads libVirtualCamera.so and sets
 /// VCAM_DEVICES, e.g. "/dev/video0=uvc;/dev/video2=sensor;/dev/video4=basic"), and subprocess helpers.
@@ -19,6 +20,21 @@ enum VirtualCameras {
     static func path(profile: String) throws -> String {
         try #require(devices.first { $0.profile == profile }?.path,
                      "VCAM_DEVICES (\(ProcessInfo.processInfo.environment["VCAM_DEVICES"] ?? "unset")) has no \(profile) device; run the tests with scripts/test")
+    }
+
+    /// Puts every writable number, switch and menu control of `path` back to its default, so that tests which
+    /// look at pixels (brightness, torch, zoom) are not affected by what a control test left behind.
+    static func resetControls(_ path: String) {
+        guard let controls = try? CameraControls(devicePath: path), let all = try? controls.all() else { return }
+        for control in all where control.isWritable && [.integer, .boolean, .menu, .bitmask].contains(control.type)
+            && control.value?.integer != control.defaultValue {
+            _ = try? controls.set(control.name, to: .integer(control.defaultValue))
+        }
+        // The region of interest back to the whole frame.
+        if let roi = try? controls.query(id: ControlID.regionOfInterestRectangle),
+           case let .success(.rectangle(whole)) = controls.device.readControl(roi, which: .maximum) {
+            _ = try? controls.set("region_of_interest_rectangle", to: .rectangle(whole))
+        }
     }
 
     struct Output {
@@ -66,5 +82,38 @@ enum VirtualCameras {
         let errorData = FileManager.default.contents(atPath: errorPath) ?? Data()
         return Output(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
                       standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs a program under the virtual camera with a private state directory: its control values start from the
+    /// defaults and changes stay invisible to the test process and to other tests.
+    struct Isolated {
+        let stateDirectory: String
+        var devices = "/dev/video0=uvc;/dev/video2=sensor;/dev/video4=basic"
+
+        init(files: [String: String] = [:]) throws {
+            stateDirectory = NSTemporaryDirectory() + "gstcam-vcam-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+            for (path, content) in files {
+                let url = URL(fileURLWithPath: stateDirectory + "/" + path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try content.write(to: url, atomically: false, encoding: .utf8)
+            }
+        }
+
+        func gstcam(_ arguments: String...) throws -> Output {
+            try run(binDirectory + "/gstcam", arguments)
+        }
+
+        func v4l2ctl(_ arguments: String...) throws -> Output {
+            try run("/usr/bin/v4l2-ctl", arguments)
+        }
+
+        func run(_ executable: String, _ arguments: [String]) throws -> Output {
+            try VirtualCameras.run("/usr/bin/env", ["VCAM_DEVICES=\(devices)", "VCAM_STATE_DIR=\(stateDirectory)", executable] + arguments)
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(atPath: stateDirectory)
+        }
     }
 }
