@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import GstCamera
 
@@ -136,5 +137,26 @@ import Testing
         #expect(corner == ControlRectangle(left: 1440, top: 0, width: 480, height: 270))
         let large = CameraControls.regionOfInterest(around: NormalizedPoint(x: 0.3, y: 0.6), minimum: ControlRectangle(left: 0, top: 0, width: 800, height: 600), maximum: full)
         #expect(large == ControlRectangle(left: 176, top: 348, width: 800, height: 600))
+    }
+}
+
+/// How S_EXT_CTRLS's errno becomes an error, depending on the control's flags.
+@Suite struct ControlsErrnoTests {
+    static func error(_ code: Int32, flags: ControlFlags = []) -> CameraError {
+        let control = ControlsUnitTests.control("Focus, Absolute", range: 0...255, flags: flags)
+        return CameraControls.error(for: code, control: control, device: "/dev/video0", asTyped: "300")
+    }
+
+    @Test func inactiveOnlyWhenTheDriverRefusesAnInactiveControl() {
+        #expect(Self.error(EACCES, flags: .inactive) == .controlInactive(name: "focus_absolute", device: "/dev/video0"))
+        #expect(Self.error(EBUSY, flags: .inactive) == .controlInactive(name: "focus_absolute", device: "/dev/video0"))
+        #expect(Self.error(EACCES) == .controlReadOnly(name: "focus_absolute", device: "/dev/video0"))
+        #expect(Self.error(EBUSY) == .deviceBusy(path: "/dev/video0", holder: nil))
+        #expect(Self.error(ERANGE) == .controlOutOfRange(name: "focus_absolute", value: "300", minimum: 0, maximum: 255, step: 1))
+        #expect(Self.error(EINVAL) == .controlBadValue(name: "focus_absolute", value: "300", expected: "a value in 0…255"))
+        #expect(Self.error(ENODEV) == .deviceGone(path: "/dev/video0"))
+        #expect(Self.error(EIO) == .deviceFailure(path: "/dev/video0", operation: "VIDIOC_S_EXT_CTRLS", errno: EIO))
+        #expect(CameraError.controlInactive(name: "focus_absolute", device: "/dev/video0").description
+            == "focus_absolute on /dev/video0 is inactive right now (another control, such as an automatic mode, overrides it).")
     }
 }

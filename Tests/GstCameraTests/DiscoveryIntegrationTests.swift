@@ -91,3 +91,59 @@ import Testing
         #expect(controls.standardError.hasPrefix("gstcam: No camera found"))
     }
 }
+
+/// Discovery of unusual setups, each in a subprocess with its own VCAM_DEVICES.
+@Suite struct DiscoveryLayoutTests {
+    @Test func nodesOfOnePhysicalDeviceAreGroupedAndIRIsMarked() throws {
+        var cameras = try VirtualCameras.Isolated()
+        defer { cameras.remove() }
+        cameras.devices = "/dev/video0=uvc,card=Integrated Camera,bus=usb-0000:00:14.0-5;"
+            + "/dev/video2=basic,card=Integrated IR Camera,bus=usb-0000:00:14.0-5;/dev/video6=sensor"
+        let json = try cameras.gstcam("devices", "--json")
+        #expect(json.status == 0, "\(json.standardError)")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(parsed.map { $0["path"] as? String } == ["/dev/video0", "/dev/video2", "/dev/video6"])
+        #expect(parsed.map { $0["infrared"] as? Bool } == [false, true, false])
+        let grouped = parsed[0]["nodes"] as? [[String: String]]
+        #expect(grouped == [["path": "/dev/video0", "kind": "capture"], ["path": "/dev/video2", "kind": "capture"]])
+        #expect(parsed[2]["nodes"] as? [[String: String]] == [["path": "/dev/video6", "kind": "capture"]])
+
+        let human = try cameras.gstcam("devices")
+        #expect(human.standardOutput.hasPrefix("""
+            Integrated Camera (uvcvideo, usb-0000:00:14.0-5)
+              nodes: /dev/video0 (capture), /dev/video2 (capture)
+              [0] /dev/video0
+
+            """))
+        #expect(human.standardOutput.contains("  [1] /dev/video2  infrared\n"))
+        #expect(human.standardOutput.contains("\nVirtual Sensor Camera (video6) (vcam-sensor, "))
+
+        let ir = try cameras.gstcam("controls", "--device", "ir camera")
+        #expect(ir.status == 0, "\(ir.standardError)")
+        let ambiguous = try cameras.gstcam("controls", "--device", "integrated")
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.standardError == """
+            gstcam: "integrated" matches more than one camera; be more specific:
+              0: /dev/video0 — Integrated Camera
+              1: /dev/video2 — Integrated IR Camera [IR]
+
+            """)
+    }
+
+    @Test func stableLinksNameTheNodeTheyPointAt() throws {
+        let base = NSTemporaryDirectory() + "gstcam-v4l-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base + "/by-id", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: base + "/by-path", withIntermediateDirectories: true)
+        let sensor = try VirtualCameras.path(profile: "sensor")
+        try FileManager.default.createSymbolicLink(atPath: base + "/by-id/usb-Vcam_Sensor-video-index0", withDestinationPath: sensor)
+        try FileManager.default.createSymbolicLink(atPath: base + "/by-path/platform-vcam-video-index0", withDestinationPath: sensor)
+        let cameras = CameraDiscovery.cameras(deviceDirectory: "/dev", linkDirectories: [base + "/by-id", base + "/by-path"])
+        let found = try #require(cameras.first { $0.path == sensor })
+        #expect(found.stableID == base + "/by-id/usb-Vcam_Sensor-video-index0")
+        #expect(found.stablePath == base + "/by-path/platform-vcam-video-index0")
+        #expect(cameras.filter { $0.stableID != nil }.count == 1)
+        #expect(try CameraSelector.select("usb-Vcam_Sensor-video-index0", from: cameras).path == sensor)
+        #expect(try CameraSelector.select(base + "/by-path/platform-vcam-video-index0", from: cameras).path == sensor)
+    }
+}

@@ -118,12 +118,13 @@ public final class CameraControls: Sendable {
     /// Writes, maps S_EXT_CTRLS's errno to what the person can act on, and reads the control back.
     func write(_ value: ControlValue, to control: CameraControl, query: ControlQuery, asTyped: String) throws(CameraError) -> CameraControl {
         if case let .failure(failure) = device.writeControl(query, value: value) {
-            throw error(for: failure.errno, control: control, asTyped: asTyped)
+            throw Self.error(for: failure.errno, control: control, device: devicePath, asTyped: asTyped)
         }
         return try describe(query, className: control.className)
     }
 
-    private func error(for code: Int32, control: CameraControl, asTyped: String) -> CameraError {
+    /// The error a person can act on for S_EXT_CTRLS's errno.
+    static func error(for code: Int32, control: CameraControl, device devicePath: String, asTyped: String) -> CameraError {
         switch code {
         case ERANGE:
             return .controlOutOfRange(name: control.name, value: asTyped, minimum: control.minimum,
