@@ -89,6 +89,21 @@ extension ControlsIntegrationTests {
         #expect(try ControlsIntegrationTests.readBack("led_mode", on: device) == "led_mode: 0 (Off)")
     }
 
+    @Test func flashIsArmedAndStrobedOnTheSensorProfile() throws {
+        let device = try VirtualCameras.path(profile: "sensor")
+        defer { VirtualCameras.resetControls(device) }
+        let controls = try CameraControls(devicePath: device)
+        #expect(controls.hasFlash)
+        try controls.setFlash(armed: true)
+        #expect(try ControlsIntegrationTests.readBack("led_mode", on: device) == "led_mode: 1 (Flash)")
+        try controls.strobe()
+        try controls.setFlash(armed: false)
+        #expect(try ControlsIntegrationTests.readBack("led_mode", on: device) == "led_mode: 0 (Off)")
+        let basic = try CameraControls(devicePath: try VirtualCameras.path(profile: "basic"))
+        #expect(!basic.hasFlash)
+        #expect(throws: CameraError.flashUnavailable(device: basic.devicePath)) { try basic.strobe() }
+    }
+
     @Test func torchUnavailableNamesTheDevice() throws {
         let device = try VirtualCameras.path(profile: "basic")
         defer { VirtualCameras.resetControls(device) }
