@@ -147,3 +147,20 @@ import Testing
         #expect(try CameraSelector.select(base + "/by-path/platform-vcam-video-index0", from: cameras).path == sensor)
     }
 }
+
+/// Opening something that is not a camera.
+@Suite struct DiscoveryOpenErrorTests {
+    @Test func aMissingPathListsTheCamerasThatExist() {
+        #expect(throws: CameraError.noSuchDevice(path: "/dev/video9", available: CameraDiscovery.cameras().map(\.summary))) {
+            try CameraControls(devicePath: "/dev/video9")
+        }
+        let text = CameraError.noSuchDevice(path: "/dev/video9", available: CameraDiscovery.cameras().map(\.summary)).description
+        #expect(text.contains("/dev/video9 does not exist. Cameras on this machine:\n  0: /dev/video0"))
+    }
+
+    @Test func aFileThatIsNotV4L2IsNotACaptureDevice() {
+        #expect(throws: CameraError.notCaptureDevice(path: "/dev/null", reason: "not a V4L2 device")) {
+            try CameraControls(devicePath: "/dev/null")
+        }
+    }
+}

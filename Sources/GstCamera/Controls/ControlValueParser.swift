@@ -37,7 +37,7 @@ enum ControlValueParser {
             return .integer(number)
         default:
             guard control.acceptsPercentage || control.type == .integer || control.type == .integer64 else {
-                throw .controlBadValue(name: control.name, value: text, expected: "nothing: gstcam cannot set \(control.type) controls")
+                throw .controlBadValue(name: control.name, value: text, expected: "no value: gstcam cannot set \(control.type) controls")
             }
             if trimmed.hasSuffix("%") {
                 guard let percent = Double(trimmed.dropLast().trimmingWhitespace), percent.isFinite else {
@@ -108,8 +108,4 @@ enum ControlValueParser {
               let width = UInt32(parts[2]), let height = UInt32(parts[3]) else { return nil }
         return ControlRectangle(left: left, top: top, width: width, height: height)
     }
-}
-
-extension Substring {
-    var trimmingWhitespace: String { String(self).trimmingWhitespace }
 }

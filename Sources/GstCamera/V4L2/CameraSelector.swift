@@ -35,9 +35,3 @@ enum CameraSelector {
         }
     }
 }
-
-extension String {
-    var trimmingWhitespace: String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-    }
-}
