@@ -32,10 +32,9 @@ extension CameraControls {
 
     /// The torch as the device reports it now.
     public func torchState() throws(CameraError) -> TorchState {
-        let (mode, _) = try torchControls()
-        let intensity = try control(id: ControlID.flashTorchIntensity)?.control
+        let (mode, intensity) = try torchControls()
         let level = intensity.flatMap { control in control.value?.integer.map { Self.fraction(of: $0, in: control) } }
-        if let mode = try control(id: mode?.id ?? ControlID.flashLEDMode)?.control {
+        if let mode {
             return TorchState(isOn: mode.value?.integer == FlashLEDMode.torch, level: level)
         }
         return TorchState(isOn: (intensity?.value?.integer ?? 0) > (intensity?.minimum ?? 0), level: level)
