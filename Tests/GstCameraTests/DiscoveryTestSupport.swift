@@ -5,9 +5,9 @@ import Testing
 /// The virtual cameras the test process runs with (scripts/test preloads libVirtualCamera.so and sets
 /// VCAM_DEVICES, e.g. "/dev/video0=uvc;/dev/video2=sensor;/dev/video4=basic"), and subprocess helpers.
 enum VirtualCameras {
-    /// Path → profile, from VCAM_DEVICES.
+    /// Path → profile, from VCAM_DEVICES (unset means the virtual camera's default, one uvc device at /dev/video0).
     static var devices: [(path: String, profile: String)] {
-        let spec = ProcessInfo.processInfo.environment["VCAM_DEVICES"] ?? ""
+        let spec = ProcessInfo.processInfo.environment["VCAM_DEVICES"] ?? "/dev/video0=uvc"
         return spec.split(separator: ";").compactMap { entry in
             let parts = entry.split(separator: "=", maxSplits: 1)
             guard let path = parts.first else { return nil }
