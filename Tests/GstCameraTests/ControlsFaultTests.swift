@@ -55,3 +55,21 @@ import Testing
         #expect(ambiguous.standardError.hasPrefix("gstcam: \"virtual\" matches more than one camera; be more specific:\n  0: /dev/video0"))
     }
 }
+
+extension ControlsFaultTests {
+    @Test func aControlThatCannotBeReadDoesNotHideTheOthers() throws {
+        let cameras = try VirtualCameras.Isolated(files: ["video0/fail-ioctl": "G_EXT_CTRLS EIO"])
+        defer { cameras.remove() }
+        let result = try cameras.gstcam("controls", "--device", "/dev/video0", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(parsed.first?["name"] as? String == "brightness")
+        #expect(parsed.first?["value"] is NSNull)
+        #expect(parsed.dropFirst().allSatisfy { !($0["value"] is NSNull) })
+        let get = try VirtualCameras.Isolated(files: ["video0/fail-ioctl": "G_EXT_CTRLS EIO"])
+        defer { get.remove() }
+        let failed = try get.gstcam("get", "--device", "/dev/video0", "brightness")
+        #expect(failed.status == 1)
+        #expect(failed.standardError == "gstcam: VIDIOC_G_EXT_CTRLS on /dev/video0 failed: Input/output error (errno 5).\n")
+    }
+}

@@ -44,7 +44,8 @@ public final class CameraControls: Sendable {
                 className = query.label
                 continue
             }
-            result.append(try describe(query, className: className))
+            // One control that cannot be read (some UVC cameras answer EIO for a few) must not hide the others.
+            result.append(try describe(query, className: className, tolerateReadErrors: true))
         }
         return result
     }
@@ -94,7 +95,7 @@ public final class CameraControls: Sendable {
         return query
     }
 
-    func describe(_ query: ControlQuery, className: String?) throws(CameraError) -> CameraControl {
+    func describe(_ query: ControlQuery, className: String?, tolerateReadErrors: Bool = false) throws(CameraError) -> CameraControl {
         var menu: [ControlMenuItem] = []
         for (index, label) in try device.menuItems(of: query) {
             switch label {
@@ -108,8 +109,12 @@ public final class CameraControls: Sendable {
             switch device.readControl(query) {
             case let .success(read): value = read
             case let .failure(failure):
-                // EACCES: a write-only control the flags did not announce; anything else is a device problem.
-                if failure.errno != EACCES { throw CameraError(errno: failure.errno, path: devicePath, operation: "VIDIOC_G_EXT_CTRLS") }
+                // EACCES: a write-only control the flags did not announce; anything else is a device problem,
+                // which a listing shows as an unknown value unless the device is gone.
+                let gone = failure.errno == ENODEV || failure.errno == ENXIO
+                if failure.errno != EACCES && (!tolerateReadErrors || gone) {
+                    throw CameraError(errno: failure.errno, path: devicePath, operation: "VIDIOC_G_EXT_CTRLS")
+                }
             }
         }
         return CameraControl(query: query, value: value, menu: menu, className: className)
