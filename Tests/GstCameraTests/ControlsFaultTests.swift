@@ -73,3 +73,18 @@ extension ControlsFaultTests {
         #expect(failed.standardError == "gstcam: VIDIOC_G_EXT_CTRLS on /dev/video0 failed: Input/output error (errno 5).\n")
     }
 }
+
+extension ControlsFaultTests {
+    @Test func anUnpluggedCameraIsNotListedAndCannotBeChosen() throws {
+        let cameras = try VirtualCameras.Isolated(files: ["video2/unplugged": ""])
+        defer { cameras.remove() }
+        let result = try cameras.gstcam("devices", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(parsed.map { $0["path"] as? String } == ["/dev/video0", "/dev/video4"])
+        #expect(parsed.map { $0["index"] as? Int } == [0, 1])
+        let gone = try cameras.gstcam("controls", "--device", "/dev/video2")
+        #expect(gone.status == 1)
+        #expect(gone.standardError.hasPrefix("gstcam: No camera matches \"/dev/video2\". Cameras on this machine:\n  0: /dev/video0"))
+    }
+}
