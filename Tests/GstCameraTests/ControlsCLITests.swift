@@ -119,4 +119,29 @@ import Testing
         let start = try #require(parsed.first { $0["name"] as? String == "auto_focus_start" })
         #expect(start["value"] is NSNull)
     }
+
+    /// The mean luma of the last of three 320x240 YUYV frames streamed from `device`.
+    static func meanLuma(of device: String, in cameras: VirtualCameras.Isolated) throws -> Double {
+        let file = cameras.stateDirectory + "/frames-\(UUID().uuidString).yuv"
+        let result = try cameras.run("/usr/bin/gst-launch-1.0", [
+            "-q", "v4l2src", "device=\(device)", "num-buffers=3", "!", "video/x-raw,format=YUY2,width=320,height=240",
+            "!", "filesink", "location=\(file)",
+        ])
+        #expect(result.status == 0, "gst-launch: \(result.standardError)")
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: file)))
+        let frame = bytes.suffix(320 * 240 * 2)
+        try #require(frame.count == 320 * 240 * 2)
+        let luma = stride(from: frame.startIndex, to: frame.endIndex, by: 2).map { Double(frame[$0]) }
+        return luma.reduce(0, +) / Double(luma.count)
+    }
+
+    @Test func torchSetFromTheCLIBrightensTheFrames() throws {
+        let cameras = try VirtualCameras.Isolated()
+        defer { cameras.remove() }
+        let dark = try Self.meanLuma(of: "/dev/video2", in: cameras)
+        let result = try cameras.gstcam("set", "-d", "/dev/video2", "led_mode=torch", "torch_intensity=100%")
+        #expect(result.standardOutput == "led_mode=2 (Torch)  (asked torch)\ntorch_intensity=100  (asked 100%)\n")
+        let lit = try Self.meanLuma(of: "/dev/video2", in: cameras)
+        #expect(lit > dark + 20, "mean luma \(dark) → \(lit)")
+    }
 }
