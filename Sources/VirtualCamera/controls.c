@@ -91,11 +91,23 @@ static uint32_t elem_size(const struct vcam_control *c) {
     return 4;
 }
 
+// Old-style private ids (V4L2_CID_PRIVATE_BASE + n) name the n-th driver-private user control.
+static int find_private(struct vcam_device *dev, uint32_t id) {
+    if (id < V4L2_CID_PRIVATE_BASE) return find(dev, id);
+    uint32_t n = id - V4L2_CID_PRIVATE_BASE;
+    for (int i = 0; i < dev->ncontrols; i++) {
+        const struct vcam_control *c = dev->controls[i];
+        if (V4L2_CTRL_ID2WHICH(c->id) != V4L2_CTRL_CLASS_USER || !V4L2_CTRL_DRIVER_PRIV(c->id) || is_compound(c)) continue;
+        if (n-- == 0) return i;
+    }
+    return -1;
+}
+
 // The control a QUERY(_EXT)CTRL id names, honouring NEXT_CTRL / NEXT_COMPOUND; -1 if none.
 static int query_target(struct vcam_device *dev, uint32_t raw) {
     uint32_t next = raw & (V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
     uint32_t id = raw & ~next;
-    if (!next) return find(dev, id);
+    if (!next) return find_private(dev, id);
     int best = -1;
     for (int i = 0; i < dev->ncontrols; i++) {
         const struct vcam_control *c = dev->controls[i];
@@ -223,19 +235,22 @@ static void fill_query_ext(struct vcam_device *dev, int i, struct v4l2_query_ext
 }
 
 static int query_ext_ctrl(struct vcam_device *dev, struct v4l2_query_ext_ctrl *q) {
-    int i = query_target(dev, q->id);
+    uint32_t asked = q->id;
+    int i = query_target(dev, asked);
     if (i < 0) return -EINVAL;
     fill_query_ext(dev, i, q);
+    if (asked >= V4L2_CID_PRIVATE_BASE && asked < V4L2_CTRL_FLAG_NEXT_COMPOUND) q->id = asked;
     return 0;
 }
 
 static int queryctrl(struct vcam_device *dev, struct v4l2_queryctrl *q) {
-    int i = query_target(dev, q->id);
+    uint32_t asked = q->id;
+    int i = query_target(dev, asked);
     if (i < 0) return -EINVAL;
     struct v4l2_query_ext_ctrl e;
     fill_query_ext(dev, i, &e);
     memset(q, 0, sizeof *q);
-    q->id = e.id;
+    q->id = asked >= V4L2_CID_PRIVATE_BASE && asked < V4L2_CTRL_FLAG_NEXT_COMPOUND ? asked : e.id;
     q->type = e.type;
     snprintf((char *)q->name, sizeof q->name, "%s", e.name);
     q->flags = e.flags;
@@ -249,7 +264,7 @@ static int queryctrl(struct vcam_device *dev, struct v4l2_queryctrl *q) {
 }
 
 static int querymenu(struct vcam_device *dev, struct v4l2_querymenu *m) {
-    int i = find(dev, m->id);
+    int i = find_private(dev, m->id);
     if (i < 0) return -EINVAL;
     const struct vcam_control *c = dev->controls[i];
     if (c->type != V4L2_CTRL_TYPE_MENU || (int64_t)m->index < c->minimum || (int64_t)m->index > c->maximum ||
@@ -264,7 +279,7 @@ static int querymenu(struct vcam_device *dev, struct v4l2_querymenu *m) {
 }
 
 static int g_ctrl(struct vcam_device *dev, struct v4l2_control *ctl) {
-    int i = find(dev, ctl->id);
+    int i = find_private(dev, ctl->id);
     if (i < 0 || is_compound(dev->controls[i]) || dev->controls[i]->type == V4L2_CTRL_TYPE_INTEGER64) return -EINVAL;
     if (dev->controls[i]->flags & V4L2_CTRL_FLAG_WRITE_ONLY) return -EACCES;
     ctl->value = (int32_t)current(dev, i);
@@ -273,7 +288,7 @@ static int g_ctrl(struct vcam_device *dev, struct v4l2_control *ctl) {
 
 static int s_ctrl(struct vcam_open *op, struct v4l2_control *ctl) {
     struct vcam_device *dev = op->dev;
-    int i = find(dev, ctl->id);
+    int i = find_private(dev, ctl->id);
     if (i < 0 || is_compound(dev->controls[i]) || dev->controls[i]->type == V4L2_CTRL_TYPE_INTEGER64) return -EINVAL;
     if (dev->controls[i]->flags & V4L2_CTRL_FLAG_READ_ONLY) return -EACCES;
     int64_t v = ctl->value;
@@ -300,7 +315,18 @@ static void clamp_rect(struct v4l2_rect *r) {
     if ((uint32_t)r->top + r->height > roi_max.height) r->top = (int32_t)(roi_max.height - r->height);
 }
 
+static int ext_ctrls_checked(struct vcam_open *op, unsigned long request, struct v4l2_ext_controls *cs);
+
+// A failed S_EXT_CTRLS or G_EXT_CTRLS reports error_idx == count (nothing was applied or read), as the
+// control framework does; TRY_EXT_CTRLS points at the failing control.
 static int ext_ctrls(struct vcam_open *op, unsigned long request, struct v4l2_ext_controls *cs) {
+    int r = ext_ctrls_checked(op, request, cs);
+    if (r && request == VIDIOC_S_EXT_CTRLS && r != -EFAULT) cs->error_idx = cs->count;
+    if (r && request == VIDIOC_G_EXT_CTRLS && r != -EFAULT && r != -ENOSPC) cs->error_idx = cs->count;
+    return r;
+}
+
+static int ext_ctrls_checked(struct vcam_open *op, unsigned long request, struct v4l2_ext_controls *cs) {
     struct vcam_device *dev = op->dev;
     uint32_t which = cs->which;
     bool get = request == VIDIOC_G_EXT_CTRLS, set = request == VIDIOC_S_EXT_CTRLS;
@@ -448,7 +474,7 @@ static int subscribe(struct vcam_open *op, const struct v4l2_event_subscription 
         op->nsubs++;
     }
     op->subs[s] = (struct vcam_subscription){sub->type, sub->id, sub->flags};
-    if (sub->flags & V4L2_EVENT_SUB_FL_SEND_INITIAL) {
+    if ((sub->flags & V4L2_EVENT_SUB_FL_SEND_INITIAL) && dev->controls[i]->type != V4L2_CTRL_TYPE_CTRL_CLASS) {
         struct v4l2_event ev;
         uint32_t changes = V4L2_EVENT_CTRL_CH_FLAGS;
         if (!(dev->controls[i]->flags & V4L2_CTRL_FLAG_WRITE_ONLY)) changes |= V4L2_EVENT_CTRL_CH_VALUE;

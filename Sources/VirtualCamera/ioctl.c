@@ -592,6 +592,22 @@ static int priority_ioctl(struct vcam_open *op, unsigned long request, uint32_t 
     return 0;
 }
 
+static bool is_known(unsigned long request) {
+    switch (request) {
+    case VIDIOC_QUERYCTRL: case VIDIOC_QUERY_EXT_CTRL: case VIDIOC_QUERYMENU: case VIDIOC_G_CTRL:
+    case VIDIOC_G_EXT_CTRLS: case VIDIOC_TRY_EXT_CTRLS: case VIDIOC_S_CTRL: case VIDIOC_S_EXT_CTRLS:
+    case VIDIOC_SUBSCRIBE_EVENT: case VIDIOC_UNSUBSCRIBE_EVENT: case VIDIOC_DQEVENT: case VIDIOC_QUERYCAP:
+    case VIDIOC_ENUM_FMT: case VIDIOC_ENUM_FRAMESIZES: case VIDIOC_ENUM_FRAMEINTERVALS: case VIDIOC_ENUMINPUT:
+    case VIDIOC_G_INPUT: case VIDIOC_S_INPUT: case VIDIOC_G_PRIORITY: case VIDIOC_S_PRIORITY: case VIDIOC_G_FMT:
+    case VIDIOC_S_FMT: case VIDIOC_TRY_FMT: case VIDIOC_G_PARM: case VIDIOC_S_PARM: case VIDIOC_REQBUFS:
+    case VIDIOC_CREATE_BUFS: case VIDIOC_QUERYBUF: case VIDIOC_QBUF: case VIDIOC_DQBUF: case VIDIOC_STREAMON:
+    case VIDIOC_STREAMOFF:
+        return true;
+    default:
+        return false;
+    }
+}
+
 int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     struct vcam_device *dev = op->dev;
     if (op->dead) return -ENODEV;
@@ -603,7 +619,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     }
     int injected = vcam_fault_take_ioctl_failure(dev, request);
     if (injected) return -injected;
-    if (!arg && _IOC_SIZE(request)) return -EFAULT;
+    if (!arg && _IOC_SIZE(request) && is_known(request)) return -EFAULT;
 
     switch (request) {
     case VIDIOC_QUERYCTRL:

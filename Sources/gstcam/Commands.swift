@@ -4,6 +4,10 @@ enum Commands {
         PreviewCommand.self,
         CaptureCommand.self,
         GalleryCommand.self,
+        DevicesCommand.self,
+        ControlsCommand.self,
+        GetCommand.self,
+        SetCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? {

@@ -1,0 +1,31 @@
+/// A control's value: a number for integer, boolean, menu, bitmask and button controls (a menu's value is the
+/// item's index), text for string controls, a rectangle for the UVC region of interest.
+public enum ControlValue: Sendable, Hashable, CustomStringConvertible {
+    case integer(Int64)
+    case string(String)
+    case rectangle(ControlRectangle)
+    /// Payloads the library does not interpret (arrays, codec structures), as raw bytes.
+    case bytes([UInt8])
+
+    /// The number, for the integer-like kinds.
+    public var integer: Int64? {
+        if case let .integer(value) = self { return value }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case let .integer(value): String(value)
+        case let .string(text): text
+        case let .rectangle(rectangle): rectangle.description
+        case let .bytes(bytes): bytes.map { String($0) }.joined(separator: " ")
+        }
+    }
+}
+
+/// One item of a menu control: its index (the value that selects it) and its name. For integer menus the name
+/// is the item's number.
+public struct ControlMenuItem: Sendable, Hashable, Codable {
+    public var index: Int64
+    public var name: String
+}

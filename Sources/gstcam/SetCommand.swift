@@ -1,0 +1,45 @@
+import GstCamera
+
+/// `gstcam set NAME=VALUE…`: change controls and print what the camera actually applied.
+enum SetCommand: Command {
+    static let name = "set"
+    static let summary = "Set camera controls by name (value, percentage, menu item, true/false)"
+    static let usage = """
+    USAGE: gstcam set [--device CAMERA] NAME=VALUE [NAME=VALUE…]
+
+    Sets each control in order and prints it as read back from the camera, so you see what was applied.
+    VALUE is a number (128, -3, 0x1f), a percentage of the control's range (60%), a menu item by name or
+    index (manual_mode or 1), or true/false (on/off) for a switch. Stops at the first control that fails
+    (unknown name, out of range, read-only, inactive); the ones before it stay set. See docs/controls.md.
+
+    OPTIONS:
+      --device CAMERA  Index from `gstcam devices`, path, stable id, or part of the name. Default: the first camera.
+      -h, --help       Show this help.
+
+    EXAMPLES:
+      gstcam set brightness=60%
+      gstcam set --device 1 auto_exposure=manual_mode exposure_time_absolute=200
+    """
+
+    static func run(_ arguments: inout Arguments) async throws {
+        let device = try arguments.option("--device", "-d")
+        let assignments = try arguments.positionals().map { item throws(UsageError) -> (String, String) in
+            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+                throw UsageError("\"\(item)\" is not NAME=VALUE")
+            }
+            return (String(item[..<equals]), String(item[item.index(after: equals)...]))
+        }
+        guard !assignments.isEmpty else { throw UsageError("give at least one NAME=VALUE (see gstcam controls)") }
+        let controls = try CameraControls(cameraMatching: device)
+        for (name, value) in assignments {
+            let applied = try controls.set(name, to: value)
+            if applied.type == .button {
+                print("\(applied.name): pressed")
+                continue
+            }
+            var line = "\(applied.name)=\(applied.valueDescription)"
+            if applied.value?.description != value && applied.valueDescription != value { line += "  (asked \(value))" }
+            print(line)
+        }
+    }
+}
