@@ -56,7 +56,7 @@ import Testing
     @Test func switchingToAMissingCameraKeepsThePreviousOne() async throws {
         let session = try await startOn(Self.red)
         defer { session.stop() }
-        await #expect(throws: CameraError.noSuchDevice(path: "/dev/video99", available: DevicePrecheck.availableDevices())) {
+        await #expect(throws: CameraError.noSuchDevice(path: "/dev/video99", available: CameraDiscovery.cameras().map(\.summary))) {
             try await session.switchCamera(to: "/dev/video99")
         }
         #expect(session.state == .running)

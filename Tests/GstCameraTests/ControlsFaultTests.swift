@@ -49,7 +49,7 @@ import Testing
         defer { cameras.remove() }
         let result = try cameras.gstcam("controls", "--device", "/dev/video9")
         #expect(result.status == 1)
-        #expect(result.standardError.hasPrefix("gstcam: No camera matches \"/dev/video9\". Cameras on this machine:\n  0: /dev/video0 — Virtual UVC Camera (video0)\n"))
+        #expect(result.standardError.hasPrefix("gstcam: /dev/video9 does not exist. Cameras on this machine:\n  0: /dev/video0 — Virtual UVC Camera (video0)\n"))
         let ambiguous = try cameras.gstcam("get", "--device", "virtual", "brightness")
         #expect(ambiguous.status == 1)
         #expect(ambiguous.standardError.hasPrefix("gstcam: \"virtual\" matches more than one camera; be more specific:\n  0: /dev/video0"))

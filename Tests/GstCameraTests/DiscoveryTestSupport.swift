@@ -16,6 +16,24 @@ enum VirtualCameras {
         }
     }
 
+    /// The fourccs a virtual device is configured with (its `formats=` option), nil when it keeps its
+    /// profile's own (which include YUYV and NV12).
+    static func configuredFormats(of path: String) -> Set<String>? {
+        let spec = ProcessInfo.processInfo.environment["VCAM_DEVICES"] ?? "/dev/video0=uvc"
+        for entry in spec.split(separator: ";") where entry.hasPrefix(path + "=") {
+            for option in entry.split(separator: ",").dropFirst() where option.hasPrefix("formats=") {
+                return Set(option.dropFirst("formats=".count).split(separator: "+").map { $0 == "MJPEG" ? "MJPG" : String($0) })
+            }
+        }
+        return nil
+    }
+
+    /// Whether `reported` fourccs are what the virtual device at `path` was configured with.
+    static func formatsMatch(_ reported: [String], _ path: String) -> Bool {
+        if let configured = configuredFormats(of: path) { return Set(reported) == configured }
+        return Set(reported).isSuperset(of: ["YUYV", "NV12"])
+    }
+
     /// The first virtual device with this profile; fails the test (never skips it) when there is none.
     static func path(profile: String) throws -> String {
         try #require(devices.first { $0.profile == profile }?.path,

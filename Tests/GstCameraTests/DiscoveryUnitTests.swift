@@ -58,8 +58,11 @@ import Testing
         #expect(throws: CameraError.unknownCamera(selector: "logitech brio", available: available)) {
             try CameraSelector.select("logitech brio", from: Self.cameras)
         }
-        #expect(throws: CameraError.unknownCamera(selector: "/dev/video9", available: available)) {
-            try CameraSelector.select("/dev/video9", from: Self.cameras)
+        #expect(throws: CameraError.noSuchDevice(path: "/dev/video99", available: available)) {
+            try CameraSelector.select("/dev/video99", from: Self.cameras)
+        }
+        #expect(throws: CameraError.notCaptureDevice(path: "/dev/null", reason: "not a V4L2 device")) {
+            try CameraSelector.select("/dev/null", from: Self.cameras)
         }
         let text = CameraError.unknownCamera(selector: "7", available: available).description
         #expect(text.contains("No camera matches \"7\""))

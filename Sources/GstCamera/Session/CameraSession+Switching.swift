@@ -15,19 +15,21 @@ public struct CameraSwitch: Sendable, Equatable {
 }
 
 extension CameraSession {
-    /// Switches to the next camera (in `/dev` order, wrapping around) while the session runs.
+    /// Switches to the next camera this user can open (in discovery order, wrapping around).
     @discardableResult
     public func switchCamera() async throws -> CameraSwitch {
         let current = shared.withLock { $0.pipeline?.device }
-        let cameras = DevicePrecheck.availableDevices()
-        guard let current, cameras.count > 1 else {
-            throw CameraError.unknownCamera(selector: "next", available: cameras)
+        let cameras = CameraDiscovery.cameras()
+        let usable = cameras.filter(\.isAccessible)
+        guard let current, usable.count > 1 else {
+            throw CameraError.unknownCamera(selector: "next", available: cameras.map(\.summary))
         }
-        let index = cameras.firstIndex(of: current).map { ($0 + 1) % cameras.count } ?? 0
-        return try await switchCamera(to: cameras[index])
+        let index = usable.firstIndex { $0.path == current }.map { ($0 + 1) % usable.count } ?? 0
+        return try await switchCamera(to: usable[index].path)
     }
 
-    /// Replaces the pipeline's `source` element with one for `device` while everything downstream keeps
+    /// Replaces the pipeline's `source` element with one for the camera `selector` names (a path, an index,
+    /// a stable id or part of its name) while everything downstream keeps
     /// running: the old source's pad is blocked, the source goes to NULL (releasing its camera) and is
     /// removed; a new source made from the same pipeline file is added, linked and brought to the
     /// pipeline's state. Preview frames and photos keep their size. A photo being taken finishes first.
@@ -35,7 +37,7 @@ extension CameraSession {
     /// If the new camera fails (missing, forbidden, busy, no usable format), the old camera is put back and
     /// the error is thrown: the session keeps running on the previous camera.
     @discardableResult
-    public func switchCamera(to device: String) async throws -> CameraSwitch {
+    public func switchCamera(to selector: String) async throws -> CameraSwitch {
         let requested = ContinuousClock.now
         await operations.begin()
         defer { operations.end() }
@@ -44,8 +46,9 @@ extension CameraSession {
         guard pipelineUsesDevice, let current = pipeline.device else {
             throw CameraError.noDeviceControls(pipeline: pipelinePath)
         }
+        let camera = try Self.usableCamera(selector)
+        let device = camera.path
         if device == current { return CameraSwitch(from: current, to: device, duration: .zero) }
-        try DevicePrecheck.check(device)
         let replacement = try makeSource(for: device)
         guard let old = pipeline.pipeline.child(named: "source"), let oldOutput = old.staticPad("src"),
               let downstream = oldOutput.peer else {
@@ -64,7 +67,10 @@ extension CameraSession {
             }
             throw error
         }
-        shared.withLock { $0.pipeline?.device = device }
+        shared.withLock {
+            $0.pipeline?.device = device
+            $0.pipeline?.cameraName = camera.name
+        }
         try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
         let framesBefore = frameCount
         for await frame in frames() where frame.number > framesBefore { break }

@@ -154,6 +154,14 @@ public final class CameraSession: Sendable {
         tearDown(ending: .stopped)
     }
 
+    /// The camera `selector` names (see `CameraDiscovery.camera(matching:)`), if this user can use it: a missing,
+    /// forbidden or non-capture device is reported as such before GStreamer tries it.
+    static func usableCamera(_ selector: String?) throws -> Camera {
+        let camera = try CameraDiscovery.camera(matching: selector)
+        if let problem = camera.problem { throw problem }
+        return camera
+    }
+
     /// Whether the pipeline file opens a camera device (`${device}`), as opposed to e.g. the test pattern.
     var pipelineUsesDevice: Bool { pipelineFile.placeholders.contains("device") }
 
@@ -169,12 +177,8 @@ public final class CameraSession: Sendable {
     }
 
     private func buildPipeline() throws -> Pipeline {
-        var device: String?
-        if pipelineUsesDevice {
-            let path = try configuration.device ?? DevicePrecheck.availableDevices().first ?? { throw CameraError.noCamera }()
-            try DevicePrecheck.check(path)
-            device = path
-        }
+        let camera = pipelineUsesDevice ? try Self.usableCamera(configuration.device) : nil
+        let device = camera?.path
         let file = pipelineFile.path
         let pipeline = try parsePipeline(device: device)
         // Whatever happens below, a pipeline that was made is brought back to NULL.
@@ -201,7 +205,7 @@ public final class CameraSession: Sendable {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: nil)
+        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name)
     }
 
     static let requiredElements: [(String, String)] = [

@@ -16,7 +16,7 @@ enum CameraSelector {
             if let target = DirectoryListing.linkTarget(text), let match = cameras.first(where: { $0.path == target }) {
                 return match
             }
-            throw .unknownCamera(selector: text, available: available)
+            throw Self.whyNotACamera(text, available: available)
         }
         let byNodeOrLink = cameras.filter { camera in
             [camera.path, camera.stableID, camera.stablePath].compactMap { $0?.split(separator: "/").last.map(String.init) }
@@ -33,5 +33,24 @@ enum CameraSelector {
         case 1: return matches[0]
         default: throw .ambiguousCamera(selector: text, matches: matches.map(\.summary))
         }
+    }
+
+    /// Why a path that is not in the camera list is not a camera: it does not exist, may not be opened, is not
+    /// V4L2 at all, or is a V4L2 node that does not capture video (a metadata or output node).
+    static func whyNotACamera(_ path: String, available: [String]) -> CameraError {
+        let device: V4L2Device
+        do {
+            device = try V4L2Device.open(path, listingCameras: false)
+        } catch .noSuchDevice {
+            return .noSuchDevice(path: path, available: available)
+        } catch {
+            return error
+        }
+        do {
+            _ = try device.queryCapabilities()
+        } catch {
+            return error
+        }
+        return .notCaptureDevice(path: path, reason: "a V4L2 node that does not capture video, such as a metadata node")
     }
 }
