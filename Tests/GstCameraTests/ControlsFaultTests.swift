@@ -85,6 +85,6 @@ extension ControlsFaultTests {
         #expect(parsed.map { $0["index"] as? Int } == [0, 1])
         let gone = try cameras.gstcam("controls", "--device", "/dev/video2")
         #expect(gone.status == 1)
-        #expect(gone.standardError.hasPrefix("gstcam: No camera matches \"/dev/video2\". Cameras on this machine:\n  0: /dev/video0"))
+        #expect(gone.standardError.hasPrefix("gstcam: /dev/video2 does not exist. Cameras on this machine:\n  0: /dev/video0"))
     }
 }
