@@ -91,4 +91,17 @@ static inline void gstcam_tag_setter_add_date_time(GstElement *element, const ch
     gst_tag_setter_add_tags(GST_TAG_SETTER(element), GST_TAG_MERGE_REPLACE, tag, value, NULL);
 }
 
+// gst_buffer_make_writable is a macro; the probe's data must then point at the (possibly copied) buffer.
+static inline GstBuffer *gstcam_probe_info_writable_buffer(GstPadProbeInfo *info) {
+    GstBuffer *buffer = gst_buffer_make_writable(GST_PAD_PROBE_INFO_BUFFER(info));
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+    return buffer;
+}
+
+// GST_MAP_WRITE, like GST_MAP_READ above, is an enum flag set.
+static inline gboolean gstcam_buffer_map_write(GstBuffer *buffer, GstMapInfo *info) { return gst_buffer_map(buffer, info, GST_MAP_WRITE); }
+
+// GST_GHOST_PAD is a cast macro; used to point a parsed bin's "sink" ghost pad at the pad the branch starts with.
+static inline gboolean gstcam_ghost_pad_set_target(GstPad *ghost, GstPad *target) { return gst_ghost_pad_set_target(GST_GHOST_PAD(ghost), target); }
+
 #endif

@@ -1,60 +1,67 @@
+import Foundation
+import Glibc
 import GstCamera
 
-/// `gstcam preview`: run the camera live, in a window with --sink, printing figures once a second.
+/// `gstcam preview`: the camera screen: a window (click to focus, wheel to zoom, keys), the terminal, or figures.
 enum PreviewCommand: Command {
     static let name = "preview"
-    static let summary = "Show the camera live and print frame figures."
+    static let summary = "Show the camera live: a window or the terminal, with keys, click to focus, wheel to zoom."
     static let usage = """
-    USAGE: gstcam preview [--device CAMERA] [--pipeline FILE] [--sink ELEMENT] [--duration SECONDS] [options]
+    USAGE: gstcam preview [--device CAMERA] [--pipeline FILE] [--sink ELEMENT|terminal|none] [--duration SECONDS] [options]
+
+    Shows the camera in a window when there is a display, else in the terminal (half-block characters), with a
+    status line (camera, size, measured fps, zoom, torch, focus mode). Prints frame figures once a second
+    (not in the terminal view). While it runs, `gstcam capture` and `kill -USR1 PID` take photos through it.
+
+    KEYS (window and terminal):
+    \(CameraAction.keyHelp)
 
     OPTIONS:
-      --sink ELEMENT         Also show the video with this GStreamer sink, e.g. autovideosink (a window).
-      --duration SECONDS     Stop after this long (default: until Ctrl-C).
-      --json                 Print the figures as JSON lines.
+      --sink ELEMENT         Where to show the camera: a GStreamer video sink (autovideosink, ximagesink, …),
+                             terminal, or none. Default: autovideosink with $DISPLAY, else terminal on a terminal,
+                             else none.
+      --duration SECONDS     Stop after this long (default: until q, Esc, the window closing, or Ctrl-C).
+      --json                 Print the figures (and saved photos) as JSON lines.
     \(CameraOptions.help)
     """
 
     static func run(_ arguments: inout Arguments) async throws {
         var camera = try CameraOptions(&arguments)
-        camera.configuration.displaySink = try arguments.option("--sink")
+        let sink = try arguments.option("--sink")
         let duration = try arguments.double("--duration", minimum: 0)
         let json = arguments.flag("--json")
         try arguments.finish()
-
-        let session = try CameraSession(configuration: camera.configuration)
-        let interrupt = Interrupt { session.stop() }
-        defer { session.stop() }
-        try await session.start()
-        let clock = ContinuousClock()
-        let started = clock.now
-        var lastCount = session.frameCount
-        var lastTime = started
-        let deadline = duration.map { started + .milliseconds(Int($0 * 1000)) }
-        while case .running = session.state {
-            let next = min(lastTime + .seconds(1), deadline ?? lastTime + .seconds(1))
-            try? await Task.sleep(until: next, clock: clock)
-            guard case .running = session.state else { break }
-            let now = clock.now
-            let count = session.frameCount
-            let fps = Double(count - lastCount) / max(0.001, (now - lastTime).seconds)
-            let elapsed = (now - started).seconds
-            if json {
-                print(#"{"seconds":\#(rounded(elapsed)),"frames":\#(count),"fps":\#(rounded(fps))}"#)
-            } else {
-                print("\(formatted(elapsed)) s  frames \(count)  fps \(formatted(fps))")
-            }
-            lastCount = count
-            lastTime = now
-            if let deadline, now >= deadline { break }
-        }
-        if case .failed(let error) = session.state { throw error }
-        if interrupt.didFire { throw ExitRequest(status: .interrupted) }
+        let output = PreviewOutput(sink: sink, environment: ProcessInfo.processInfo.environment)
+        _ = try await runScreen(configuration: &camera.configuration, output: output, duration: duration, json: json, picker: false)
     }
 
-    private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
-    private static func formatted(_ value: Double) -> String { String(rounded(value)) }
+    /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
+    static func runScreen(configuration: inout CameraConfiguration, output: PreviewOutput, duration: Double?, json: Bool,
+                          picker: Bool, library: PhotoLibrary = PhotoLibrary()) async throws -> PreviewScreen.Ending? {
+        if case let .window(sink) = output { configuration.displaySink = sink }
+        let session = try CameraSession(configuration: configuration)
+        let window = output == .none || output == .terminal ? nil : CameraScreen(session: session)
+        let cameraOperator = CameraOperator(session: session, library: library)
+        let terminal: TerminalScreen? = output == .terminal ? try TerminalScreen(session: session) : nil
+        let surface: (any ScreenSurface)? = window ?? terminal
+        let screen = PreviewScreen(session: session, cameraOperator: cameraOperator, surface: surface, picker: picker, json: json)
+        let interrupt = Interrupt { session.stop() }
+        let shutter = SignalAction(SIGUSR1) { Task { await screen.perform(.capture) } }
+        defer {
+            session.stop()
+            terminal?.restore()
+            _ = shutter
+        }
+        try await session.start()
+        terminal?.start()
+        await screen.run(duration: duration, printFigures: !picker && output != .terminal)
+        session.stop()
+        terminal?.restore()
+        if interrupt.didFire { throw ExitRequest(status: .interrupted) }
+        if screen.endedBy == nil, case .failed(let error) = session.state { throw error }
+        return screen.endedBy
+    }
 }
-
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
     var milliseconds: Int { Int(seconds * 1000) }

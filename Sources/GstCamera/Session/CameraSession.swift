@@ -40,6 +40,10 @@ public final class CameraSession: Sendable {
         var zoom = Zoom.none
         /// Set while the source is being replaced: errors of the new source end the switch, not the session.
         var sourceSwitch: SourceSwitch?
+        /// Called with the window branch once it is in the pipeline (the camera screen's input and overlays).
+        var displayBranchAdded: (@Sendable (Element) -> Void)?
+        /// Takes errors of the window branch's elements (named display…), e.g. "Output window was closed".
+        var displayBranchFailed: (@Sendable (String) -> Void)?
     }
 
     /// Photos and camera switches take turns: a switch waits for the photo being taken.
@@ -220,10 +224,16 @@ public final class CameraSession: Sendable {
             throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
         }
         let bin = try PipelineParser.parseBin(try file.description(with: ["sink": sink]), file: file.path)
+        // Overlays such as textoverlay have an unlinked text pad, which GStreamer may ghost instead of the
+        // branch's first pad: an element named display-input marks where the branch starts.
+        if let start = bin.child(named: "display-input")?.staticPad("sink"), let ghost = bin.staticPad("sink") {
+            gstcam_ghost_pad_set_target(ghost.pointer, start.pointer)
+        }
         guard pipeline.add(bin), let input = bin.staticPad("sink"), let teePad = tee.requestPad("src_%u"),
               teePad.link(to: input) == .ok else {
             throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
         }
+        shared.withLock { $0.displayBranchAdded }?(bin)
     }
 
     func tearDown(ending final: CameraState) {
@@ -277,6 +287,8 @@ public final class CameraSession: Sendable {
 
     private func handle(_ message: BusMessage, device: String?) {
         switch message {
+        case let .error(source, _, _, text, _) where source.hasPrefix("display") && shared.withLock({ $0.displayBranchFailed }) != nil:
+            shared.withLock { $0.displayBranchFailed }?(text)
         case let .error(source, domain, code, text, debug):
             let current = shared.withLock { $0.pipeline?.device } ?? device
             let error = CameraError.fromBus(source: source, domain: domain, code: code, message: text, debug: debug, device: current)
