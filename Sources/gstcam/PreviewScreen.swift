@@ -107,6 +107,7 @@ final class PreviewScreen: Sendable {
             } else {
                 print("Saved \(photo.path) (\(photo.width)x\(photo.height))")
             }
+            fflush(nil)
         }
         if picker, let photo = outcome.photo { end(.photo(photo)) }
         return outcome
@@ -147,6 +148,8 @@ final class PreviewScreen: Sendable {
         } else {
             print("\(rounded(elapsed)) s  frames \(session.frameCount)  fps \(rounded(fps))")
         }
+        // Line by line even into a pipe or file: a script follows the figures while the preview runs.
+        fflush(nil)
     }
 }
 
