@@ -22,6 +22,8 @@ enum CaptureCommand: Command {
       --format jpeg|png      The image format (default: from the file name's extension, else jpeg).
       --quality Q            JPEG quality 1…100 (default 85).
       --json                 Print the result as JSON.
+      --preview              Show the camera screen first (a window, else the terminal): space or Enter takes
+                             the photo and prints its path; Esc or closing the window cancels (exit status 2).
     \(CameraOptions.help)
     """
 
@@ -37,7 +39,12 @@ enum CaptureCommand: Command {
         }
         let format = try arguments.option("--format", as: "jpeg or png") { PhotoFormat(rawValue: $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased()) }
         let json = arguments.flag("--json")
+        let preview = arguments.flag("--preview")
         try arguments.finish()
+        if preview {
+            if output != nil { throw UsageError("--preview saves into the gallery or --dir DIR, not -o FILE") }
+            return try await PickerScreen.run(configuration: camera.configuration, directory: directory, json: json)
+        }
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
         if output == "-", latest { throw UsageError("--latest needs a saved photo, not -o -") }
 

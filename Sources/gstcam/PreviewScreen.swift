@@ -84,7 +84,7 @@ final class PreviewScreen: Sendable {
             guard let action = CameraAction(key: name) else { return }
             await perform(action)
         case let .windowClosed(reason):
-            if !reason.isEmpty, !reason.contains("closed") { Standard.error.write("gstcam: the window failed: \(reason)\n") }
+            if !reason.isEmpty, !reason.contains("window was closed"), reason != "Quit requested" { Standard.error.write("gstcam: the window failed: \(reason)\n") }
             end(.windowClosed)
         }
     }

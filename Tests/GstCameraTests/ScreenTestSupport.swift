@@ -103,3 +103,44 @@ func pixel(_ image: (width: Int, height: Int, rgb: [UInt8]), _ x: Int, _ y: Int)
     let offset = (y * image.width + x) * 3
     return (Int(image.rgb[offset]), Int(image.rgb[offset + 1]), Int(image.rgb[offset + 2]))
 }
+
+/// The first top-level window on the X screen (there is no window manager under Xvfb), waiting up to `timeout`.
+func firstWindow(timeout: Double = 5) throws -> UInt? {
+    let end = Date().addingTimeInterval(timeout)
+    repeat {
+        let tree = try runProcess("/usr/bin/xwininfo", ["-root", "-children"]).output
+        for line in tree.split(separator: "\n") {
+            let word = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? ""
+            if word.hasPrefix("0x"), let id = UInt(word.dropFirst(2), radix: 16), line.contains("x480+") { return id }
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+    } while Date() < end
+    return nil
+}
+
+/// Asks a window to close the way a window manager does when its close button is pressed: a WM_DELETE_WINDOW
+/// client message (through libX11 from Python's ctypes; xdotool's windowclose destroys the window instead).
+func closeLikeAWindowManager(_ window: UInt) throws {
+    let script = """
+    import ctypes, sys
+    x = ctypes.CDLL("libX11.so.6")
+    x.XOpenDisplay.restype = ctypes.c_void_p
+    x.XInternAtom.restype = ctypes.c_ulong
+    x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+    x.XFlush.argtypes = [ctypes.c_void_p]
+    class ClientMessage(ctypes.Structure):
+        _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                    ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
+                    ("format", ctypes.c_int), ("data", ctypes.c_long * 5), ("pad", ctypes.c_long * 12)]
+    display = x.XOpenDisplay(None)
+    event = ClientMessage(type=33, window=int(sys.argv[1]), format=32)
+    event.message_type = x.XInternAtom(display, b"WM_PROTOCOLS", 0)
+    event.data[0] = x.XInternAtom(display, b"WM_DELETE_WINDOW", 0)
+    ok = x.XSendEvent(display, int(sys.argv[1]), 0, 0, ctypes.byref(event))
+    x.XFlush(display)
+    sys.exit(0 if ok else 1)
+    """
+    let result = try runProcess("/usr/bin/python3", ["-c", script, String(window)])
+    #expect(result.status == 0, "\(result.error)")
+}

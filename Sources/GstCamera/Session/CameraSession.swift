@@ -287,7 +287,10 @@ public final class CameraSession: Sendable {
 
     private func handle(_ message: BusMessage, device: String?) {
         switch message {
-        case let .error(source, _, _, text, _) where source.hasPrefix("display") && shared.withLock({ $0.displayBranchFailed }) != nil:
+        // The window sink, or an element inside it (autovideosink's child, glimagesink's inner sink; the debug text
+        // carries the element path), e.g. "Output window was closed".
+        case let .error(source, _, _, text, debug) where (source.hasPrefix("display") || debug?.contains(":display/") == true)
+                                                          && shared.withLock({ $0.displayBranchFailed }) != nil:
             shared.withLock { $0.displayBranchFailed }?(text)
         case let .error(source, domain, code, text, debug):
             let current = shared.withLock { $0.pipeline?.device } ?? device
