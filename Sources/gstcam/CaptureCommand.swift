@@ -48,6 +48,10 @@ enum CaptureCommand: Command {
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
         if output == "-", latest { throw UsageError("--latest needs a saved photo, not -o -") }
 
+        if output != "-", format == nil || format == .jpeg, try ScreenRemote.capture(
+            configuration: camera.configuration, output: output, directory: directory, overwrite: overwrite, latest: latest, json: json) {
+            return
+        }
         let session = try CameraSession(configuration: camera.configuration)
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }

@@ -53,6 +53,16 @@ enum PreviewCommand: Command {
             _ = shutter
         }
         try await session.start()
+        // Other gstcam commands for this camera reach this session through its socket; SIGUSR1 also captures.
+        var server: CameraRemoteServer?
+        if let path = RemoteSocketPath.path(for: configuration) {
+            do {
+                server = try CameraRemoteServer.start(path: path, status: { cameraOperator.status() }, perform: { await screen.perform($0) })
+            } catch {
+                Standard.error.write("gstcam: other commands cannot reach this preview: \(error)\n")
+            }
+        }
+        defer { server?.stop() }
         terminal?.start()
         await screen.run(duration: duration, printFigures: !picker && output != .terminal)
         session.stop()

@@ -1,6 +1,11 @@
 /// What the camera screen's keys, clicks and the remote protocol ask of a running session.
 public enum CameraAction: Sendable, Equatable {
+    /// A photo into the operator's library (the gallery).
     case capture
+    /// A photo to this file (format from its extension); an existing file is replaced only with `overwrite`.
+    case captureTo(path: String, overwrite: Bool)
+    /// A photo under a new gallery name in this folder.
+    case captureInto(directory: String)
     case toggleTorch
     case torch(on: Bool)
     case nextCamera

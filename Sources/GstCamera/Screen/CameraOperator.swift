@@ -138,9 +138,11 @@ public final class CameraOperator: Sendable {
     private func performThrowing(_ action: CameraAction) async throws -> CameraActionOutcome {
         switch action {
         case .capture:
-            let photo = try await session.capturePhoto(into: library)
-            let name = photo.path.split(separator: "/").last.map(String.init) ?? photo.path
-            return CameraActionOutcome(message: "Saved \(name)", photo: photo)
+            return saved(try await session.capturePhoto(into: library))
+        case let .captureTo(path, overwrite):
+            return saved(try await session.capturePhoto(to: path, overwrite: overwrite))
+        case let .captureInto(directory):
+            return saved(try await session.capturePhoto(into: PhotoLibrary(directory: directory, environment: library.environment)))
         case .toggleTorch:
             let controls = try requireControls("Torch")
             let now = try controls.torchState()
@@ -185,6 +187,11 @@ public final class CameraOperator: Sendable {
         case .quit:
             return CameraActionOutcome(message: "Quit")
         }
+    }
+
+    private func saved(_ photo: Photo) -> CameraActionOutcome {
+        let name = photo.path.split(separator: "/").last.map(String.init) ?? photo.path
+        return CameraActionOutcome(message: "Saved \(name)", photo: photo)
     }
 
     private func zoom(to factor: Double) throws -> CameraActionOutcome {

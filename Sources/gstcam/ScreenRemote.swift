@@ -1,0 +1,40 @@
+import Foundation
+import GstCamera
+
+/// `gstcam capture` while a camera screen (`gstcam preview`) runs on the same camera: the photo is taken by
+/// that session through its socket (no second open of the device, no warm-up) instead of failing busy.
+enum ScreenRemote {
+    /// Takes the photo through a running session and prints it as `gstcam capture` does; false when no session
+    /// serves this camera (a stale socket is removed, and the caller opens the camera itself).
+    static func capture(configuration: CameraConfiguration, output: String?, directory: String?, overwrite: Bool,
+                        latest: Bool, json: Bool) throws -> Bool {
+        guard let path = RemoteSocketPath.path(for: configuration) else { return false }
+        let client: CameraRemoteClient
+        switch CameraRemoteClient.connect(to: path) {
+        case .noSession: return false
+        case .removedStale:
+            Standard.error.write("gstcam: removed \(path), left by a camera screen that is no longer running.\n")
+            return false
+        case let .connected(connected): client = connected
+        }
+        var request: [String: any Sendable] = ["command": "capture"]
+        if let output { request["path"] = absolute(output) }
+        if let directory { request["directory"] = absolute(directory) }
+        if overwrite { request["overwrite"] = true }
+        let reply = try client.request(request)
+        guard let saved = reply["path"] as? String else { throw RemoteProtocolError("the session at \(path) named no photo") }
+        let width = reply["width"] as? Int ?? 0, height = reply["height"] as? Int ?? 0
+        if latest { try PhotoLibrary.updateLatestLink(to: saved) }
+        if json {
+            let milliseconds = Int((reply["milliseconds"] as? Double ?? 0).rounded())
+            print(#"{"path":"\#(jsonEscaped(saved))","width":\#(width),"height":\#(height),"milliseconds":\#(milliseconds),"session":"\#(jsonEscaped(path))"}"#)
+        } else {
+            print("Saved \(saved) (\(width)x\(height)) through the running preview")
+        }
+        return true
+    }
+
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+}
