@@ -175,9 +175,15 @@ final class TerminalScreen: ScreenSurface {
         text.reserveCapacity(width * height / 2 * 40)
         for row in 0..<(height / 2) {
             text += "\u{1B}[\(row + 1);\(left + 1)H"
+            // A colour is sent only when it changes: flat areas cost one byte per cell instead of ~40.
+            var previous: ((UInt8, UInt8, UInt8), (UInt8, UInt8, UInt8))?
             for x in 0..<width {
                 let top = pixel(x, row * 2), bottom = pixel(x, row * 2 + 1)
-                text += "\u{1B}[38;2;\(top.0);\(top.1);\(top.2);48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
+                if previous.map({ $0.0 != top || $0.1 != bottom }) ?? true {
+                    text += "\u{1B}[38;2;\(top.0);\(top.1);\(top.2);48;2;\(bottom.0);\(bottom.1);\(bottom.2)m"
+                    previous = (top, bottom)
+                }
+                text += "▀"
             }
             text += "\u{1B}[0m"
         }

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `gstcam preview --sink terminal` in a real terminal: a detached tmux session of its own (private server).
+@Suite(.serialized) struct TerminalScreenTests {
+    /// A tmux server and session running `gstcam preview --sink terminal` between two `stty -a` snapshots.
+    final class TerminalSession {
+        let folder: String
+        let server = "gstcam-test-\(UUID().uuidString.prefix(8))"
+        var environment: [String: String]
+
+        init(_ arguments: [String]) throws {
+            folder = try makeTemporaryFolder()
+            environment = ProcessInfo.processInfo.environment
+            environment["GSTCAM_PHOTO_DIR"] = folder
+            environment["XDG_RUNTIME_DIR"] = folder
+            environment["DISPLAY"] = nil
+            let command = "stty -a > \(folder)/before.txt; \(gstcamBinary) preview \(arguments.joined(separator: " ")); "
+                + "echo $? > \(folder)/status.txt; stty -a > \(folder)/after.txt; sleep 30"
+            // Through system(3), not Process: the tmux server daemon inherits the descriptors Foundation watches to see
+            // a child end, so waiting on a Process that starts it never returns.
+            let quoted = command.replacingOccurrences(of: "'", with: "'\\''")
+            var line = "exec env -u DISPLAY"
+            for key in ["GSTCAM_PHOTO_DIR", "XDG_RUNTIME_DIR"] { line += " \(key)=\(folder)" }
+            line += " /usr/bin/tmux -L \(server) new-session -d -x 100 -y 30 '\(quoted)' </dev/null >/dev/null 2>&1"
+            #expect(system(line) == 0)
+        }
+
+        func tmux(_ arguments: String...) throws -> String {
+            try runProcess("/usr/bin/tmux", ["-L", server] + arguments, environment: environment).output
+        }
+
+        /// The screen as text, or with colour escapes (`-e`).
+        func screen(colours: Bool = false) throws -> String {
+            try tmux("capture-pane", "-p", "-t", "0", colours ? "-e" : "-J")
+        }
+
+        func wait(_ timeout: Double = 5, until condition: () throws -> Bool) rethrows -> Bool {
+            let end = Date().addingTimeInterval(timeout)
+            while Date() < end {
+                if try condition() { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return try condition()
+        }
+
+        func file(_ name: String) -> String? { try? String(contentsOfFile: folder + "/" + name, encoding: .utf8) }
+
+        func remove() {
+            _ = try? tmux("kill-server")
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    @Test func drawsFramesAndTheStatusLineKeysWorkAndQRestoresTheTerminal() throws {
+        let terminal = try TerminalSession(["--pipeline", "test-pattern", "--sink", "terminal"])
+        defer { terminal.remove() }
+        #expect(try terminal.wait { try terminal.screen().contains("Test pattern · 640×480") }, "\((try? terminal.screen()) ?? "")")
+        // The colour bars as 24-bit colour half blocks: white, yellow, cyan, …
+        let coloured = try terminal.screen(colours: true)
+        #expect(coloured.contains("\u{1B}[38;2;255;255;255;48;2;255;255;255m▀") || coloured.contains("38;2;255;255;255m"), "\(coloured.prefix(400))")
+        #expect(coloured.contains("38;2;255;255;0") && coloured.contains("38;2;0;255;255"))
+        #expect(try terminal.screen().contains("▀▀▀▀▀▀▀▀▀▀"))
+        _ = try terminal.tmux("send-keys", "-t", "0", "+")
+        #expect(try terminal.wait(3) { try terminal.screen().contains("Zoom 1.25×") })
+        _ = try terminal.tmux("send-keys", "-t", "0", "Space")
+        #expect(terminal.wait(3) { ((try? FileManager.default.contentsOfDirectory(atPath: terminal.folder)) ?? []).contains { $0.hasPrefix("IMG_") } })
+        #expect(try terminal.wait(3) { try terminal.screen().contains("Saved IMG_") })
+        _ = try terminal.tmux("send-keys", "-t", "0", "q")
+        #expect(terminal.wait(3) { terminal.file("after.txt") != nil })
+        #expect(terminal.file("status.txt") == "0\n")
+        #expect(terminal.file("before.txt") == terminal.file("after.txt"))
+        // Back on the main screen with the cursor shown: the picture is gone.
+        #expect(try !terminal.screen().contains("▀"))
+    }
+
+    @Test func ctrlCRestoresTheTerminal() throws {
+        let terminal = try TerminalSession(["--pipeline", "test-pattern", "--sink", "terminal"])
+        defer { terminal.remove() }
+        #expect(try terminal.wait { try terminal.screen().contains("Test pattern · 640×480") })
+        _ = try terminal.tmux("send-keys", "-t", "0", "C-c")
+        #expect(terminal.wait(3) { terminal.file("after.txt") != nil })
+        #expect(terminal.file("status.txt") == "130\n")
+        #expect(terminal.file("before.txt") == terminal.file("after.txt"))
+    }
+
+    @Test func aFailingCameraRestoresTheTerminalAndSaysWhy() throws {
+        let terminal = try TerminalSession(["--device", "/dev/video99", "--sink", "terminal"])
+        defer { terminal.remove() }
+        #expect(terminal.wait(5) { terminal.file("after.txt") != nil })
+        #expect(terminal.file("status.txt") == "1\n")
+        #expect(terminal.file("before.txt") == terminal.file("after.txt"))
+        #expect(try terminal.screen().contains("/dev/video99"))
+    }
+}
