@@ -16,7 +16,7 @@ import Testing
             environment["XDG_RUNTIME_DIR"] = folder
             environment["DISPLAY"] = nil
             let command = "stty -a > \(folder)/before.txt; \(gstcamBinary) preview \(arguments.joined(separator: " ")); "
-                + "echo $? > \(folder)/status.txt; stty -a > \(folder)/after.txt; sleep 30"
+                + "status=$?; stty -a > \(folder)/after.txt; echo $status > \(folder)/status.txt; sleep 30"
             // Through system(3), not Process: the tmux server daemon inherits the descriptors Foundation watches to see
             // a child end, so waiting on a Process that starts it never returns.
             let quoted = command.replacingOccurrences(of: "'", with: "'\\''")
@@ -47,7 +47,13 @@ import Testing
         func file(_ name: String) -> String? { try? String(contentsOfFile: folder + "/" + name, encoding: .utf8) }
 
         func remove() {
-            _ = try? tmux("kill-server")
+            // kill-server makes the server SIGTERM itself, which it inherited blocked from the test's concurrency
+            // thread (see killAndWait): end it with SIGKILL, and the preview in it with SIGHUP.
+            if let pid = try? tmux("display-message", "-p", "#{pid}").trimmingCharacters(in: .whitespacesAndNewlines),
+               let number = Int32(pid) {
+                _ = try? tmux("kill-server")
+                kill(number, SIGKILL)
+            }
             try? FileManager.default.removeItem(atPath: folder)
         }
     }
@@ -67,7 +73,7 @@ import Testing
         #expect(terminal.wait(3) { ((try? FileManager.default.contentsOfDirectory(atPath: terminal.folder)) ?? []).contains { $0.hasPrefix("IMG_") } })
         #expect(try terminal.wait(3) { try terminal.screen().contains("Saved IMG_") })
         _ = try terminal.tmux("send-keys", "-t", "0", "q")
-        #expect(terminal.wait(3) { terminal.file("after.txt") != nil })
+        #expect(terminal.wait(3) { terminal.file("status.txt") != nil })
         #expect(terminal.file("status.txt") == "0\n")
         #expect(terminal.file("before.txt") == terminal.file("after.txt"))
         // Back on the main screen with the cursor shown: the picture is gone.
@@ -79,7 +85,7 @@ import Testing
         defer { terminal.remove() }
         #expect(try terminal.wait { try terminal.screen().contains("Test pattern · 640×480") })
         _ = try terminal.tmux("send-keys", "-t", "0", "C-c")
-        #expect(terminal.wait(3) { terminal.file("after.txt") != nil })
+        #expect(terminal.wait(3) { terminal.file("status.txt") != nil })
         #expect(terminal.file("status.txt") == "130\n")
         #expect(terminal.file("before.txt") == terminal.file("after.txt"))
     }
@@ -87,7 +93,7 @@ import Testing
     @Test func aFailingCameraRestoresTheTerminalAndSaysWhy() throws {
         let terminal = try TerminalSession(["--device", "/dev/video99", "--sink", "terminal"])
         defer { terminal.remove() }
-        #expect(terminal.wait(5) { terminal.file("after.txt") != nil })
+        #expect(terminal.wait(5) { terminal.file("status.txt") != nil })
         #expect(terminal.file("status.txt") == "1\n")
         #expect(terminal.file("before.txt") == terminal.file("after.txt"))
         #expect(try terminal.screen().contains("/dev/video99"))
