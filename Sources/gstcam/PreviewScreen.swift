@@ -99,6 +99,7 @@ final class PreviewScreen: Sendable {
         if case let .focus(point) = action { surface?.showFocusSquare(at: point) }
         let outcome = await cameraOperator.perform(action)
         surface?.showMessage(outcome.message, for: outcome.isError ? .seconds(3) : .milliseconds(1500))
+        surface?.setStatus(cameraOperator.statusLine())
         if outcome.isError {
             Standard.error.write("gstcam: \(outcome.message)\n")
         } else if let photo = outcome.photo, !picker {
