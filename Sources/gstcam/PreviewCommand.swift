@@ -22,6 +22,9 @@ enum PreviewCommand: Command {
                              else none.
       --duration SECONDS     Stop after this long (default: until q, Esc, the window closing, or Ctrl-C).
       --json                 Print the figures (and saved photos) as JSON lines.
+      --send REQUEST         Send one request to the camera screen already running for this camera and print
+                             its reply, e.g. '{"command":"zoom","factor":2}' (protocol: docs/camera-screen.md).
+                             Exit status 1 when it reports an error or no screen runs for the camera.
     \(CameraOptions.help)
     """
 
@@ -30,7 +33,9 @@ enum PreviewCommand: Command {
         let sink = try arguments.option("--sink")
         let duration = try arguments.double("--duration", minimum: 0)
         let json = arguments.flag("--json")
+        let send = try arguments.option("--send")
         try arguments.finish()
+        if let send { return try ScreenRemote.send(send, configuration: camera.configuration) }
         let output = PreviewOutput(sink: sink, environment: ProcessInfo.processInfo.environment)
         _ = try await runScreen(configuration: &camera.configuration, output: output, duration: duration, json: json, picker: false)
     }

@@ -37,4 +37,17 @@ enum ScreenRemote {
     private static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
+
+    /// `gstcam preview --send REQUEST`: one protocol line to the running screen; its reply on stdout.
+    static func send(_ request: String, configuration: CameraConfiguration) throws {
+        guard let path = RemoteSocketPath.path(for: configuration) else {
+            throw RemoteProtocolError("the camera could not be found, so there is no camera screen to send to")
+        }
+        guard case let .connected(client) = CameraRemoteClient.connect(to: path) else {
+            throw RemoteProtocolError("no camera screen is running for this camera (nothing listens on \(path)); start one with gstcam preview")
+        }
+        let reply = try client.send(request.replacingOccurrences(of: "\n", with: " "))
+        print(reply)
+        if !reply.contains(#""ok":true"#) { throw ExitRequest(status: .failure) }
+    }
 }

@@ -103,3 +103,37 @@ import Testing
                 == .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1…8) or \"step\" (in, out, reset)")))
     }
 }
+
+/// `gstcam preview --send`: zoom, torch and focus for the running screen from the command line.
+@Suite(.serialized) struct RemoteSendTests {
+    @Test func sendAsksTheRunningScreenAndPrintsItsReply() throws {
+        let preview = try ScreenProcess(["preview", "--sink", "none", "--duration", "20", "--device", "/dev/video2"])
+        defer { preview.remove() }
+        let socket = preview.runtime + "/gstcam-video2.sock"
+        #expect(preview.wait { FileManager.default.fileExists(atPath: socket) }, "no socket: \(preview.errors)")
+        func send(_ request: String) throws -> ProcessResult {
+            try runProcess(gstcamBinary, ["preview", "--device", "/dev/video2", "--send", request], environment: preview.environment())
+        }
+        let torch = try send(#"{"command":"torch","on":true}"#)
+        #expect(torch.status == 0 && torch.output == #"{"message":"Torch on","ok":true}"# + "\n", "\(torch.output) \(torch.error)")
+        let ledMode = try runProcess(gstcamBinary, ["get", "--device", "/dev/video2", "led_mode"], environment: preview.environment())
+        #expect(ledMode.output.hasPrefix("led_mode=2"))
+        let zoom = try send(#"{"command":"zoom","factor":3}"#)
+        #expect(zoom.output == #"{"message":"Zoom 3×","ok":true}"# + "\n")
+        let bad = try send("nonsense")
+        #expect(bad.status == 1 && bad.output.contains(#""ok":false"#))
+        let status = try send(#"{"command":"status"}"#)
+        #expect(status.output.contains(#""torch":true"#) && status.output.contains(#""zoom":3"#), "\(status.output)")
+    }
+
+    @Test func sendWithNoScreenRunningSaysSo() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = folder
+        let result = try runProcess(gstcamBinary, ["preview", "--pipeline", "test-pattern", "--send", #"{"command":"status"}"#],
+                                    environment: environment)
+        #expect(result.status == 1)
+        #expect(result.error.contains("no camera screen is running for this camera (nothing listens on \(folder)/gstcam-test-pattern.sock)"))
+    }
+}
