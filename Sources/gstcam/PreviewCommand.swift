@@ -63,6 +63,7 @@ enum PreviewCommand: Command {
         if let path = RemoteSocketPath.path(for: configuration) {
             do {
                 server = try CameraRemoteServer.start(path: path, status: { cameraOperator.status() }, perform: { await screen.perform($0) })
+                screen.server.withLock { $0 = server }
             } catch {
                 Standard.error.write("gstcam: other commands cannot reach this preview: \(error)\n")
             }

@@ -51,6 +51,8 @@ final class PreviewScreen: Sendable {
     let picker: Bool
     let json: Bool
     private let ending = Mutex<Ending?>(nil)
+    /// The socket other commands reach this screen through; it follows camera switches.
+    let server = Mutex<CameraRemoteServer?>(nil)
 
     init(session: CameraSession, cameraOperator: CameraOperator, surface: (any ScreenSurface)?, picker: Bool, json: Bool) {
         self.session = session
@@ -98,6 +100,9 @@ final class PreviewScreen: Sendable {
         }
         if case let .focus(point) = action { surface?.showFocusSquare(at: point) }
         let outcome = await cameraOperator.perform(action)
+        if action == .nextCamera, !outcome.isError, let device = session.device, let server = server.withLock({ $0 }) {
+            server.move(to: RemoteSocketPath.path(forDevice: device))
+        }
         surface?.showMessage(outcome.message, for: outcome.isError ? .seconds(3) : .milliseconds(1500))
         surface?.setStatus(cameraOperator.statusLine())
         if outcome.isError {

@@ -19,6 +19,7 @@ final class TerminalScreen: ScreenSurface {
         var focus: (point: NormalizedPoint, until: ContinuousClock.Instant)?
         var restored = false
         var started = false
+        var size: (columns: Int, rows: Int)?
     }
 
     private let session: CameraSession
@@ -140,11 +141,16 @@ final class TerminalScreen: ScreenSurface {
 
     private func draw(_ frame: Frame) {
         let (columns, rows) = Self.terminalSize()
+        // After a resize, clear what the old, differently placed picture left behind.
+        let resized = state.withLock { state in
+            defer { state.size = (columns, rows) }
+            return state.size.map { $0 != (columns, rows) } ?? false
+        }
         let now = ContinuousClock.now
         let (status, message, focus) = state.withLock { state in
             (state.status, now < state.messageUntil ? state.message : "", state.focus.flatMap { now < $0.until ? $0.point : nil })
         }
-        var text = Self.render(frame, columns: columns, pictureRows: rows - 1, focus: focus)
+        var text = (resized ? "\u{1B}[2J" : "") + Self.render(frame, columns: columns, pictureRows: rows - 1, focus: focus)
         let line = message.isEmpty ? status : message + "  ·  " + status
         text += "\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[7m" + String(line.prefix(columns)) + "\u{1B}[0m\u{1B}[K"
         write(text)

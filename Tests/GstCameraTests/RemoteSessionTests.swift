@@ -126,6 +126,19 @@ import Testing
         #expect(status.output.contains(#""torch":true"#) && status.output.contains(#""zoom":3"#), "\(status.output)")
     }
 
+    @Test func theSocketFollowsACameraSwitch() throws {
+        let preview = try ScreenProcess(["preview", "--sink", "none", "--duration", "20", "--device", "/dev/video0"])
+        defer { preview.remove() }
+        let first = preview.runtime + "/gstcam-video0.sock", second = preview.runtime + "/gstcam-video2.sock"
+        #expect(preview.wait { FileManager.default.fileExists(atPath: first) }, "no socket: \(preview.errors)")
+        let switched = try runProcess(gstcamBinary, ["preview", "--device", "/dev/video0", "--send", #"{"command":"switch"}"#],
+                                      environment: preview.environment())
+        #expect(switched.status == 0 && switched.output.contains("/dev/video2"), "\(switched.output) \(switched.error)")
+        #expect(FileManager.default.fileExists(atPath: second) && !FileManager.default.fileExists(atPath: first))
+        let capture = try runProcess(gstcamBinary, ["capture", "--device", "/dev/video2"], environment: preview.environment())
+        #expect(capture.status == 0 && capture.output.hasSuffix("through the running preview\n"), "\(capture.output) \(capture.error)")
+    }
+
     @Test func sendWithNoScreenRunningSaysSo() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

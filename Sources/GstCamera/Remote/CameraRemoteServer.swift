@@ -8,7 +8,9 @@ import Synchronization
 /// Each connection is served on its own thread, requests in order; a bad request gets an error reply and the
 /// session carries on.
 public final class CameraRemoteServer: Sendable {
-    public let path: String
+    /// Where it listens now (it moves when the session switches cameras).
+    public var path: String { currentPath.withLock { $0 } }
+    private let currentPath: Mutex<String>
     private let socket: UnixSocket
     private let perform: @Sendable (CameraAction) async -> CameraActionOutcome
     private let status: @Sendable () -> CameraOperator.Status
@@ -16,7 +18,7 @@ public final class CameraRemoteServer: Sendable {
 
     private init(path: String, socket: UnixSocket, perform: @escaping @Sendable (CameraAction) async -> CameraActionOutcome,
                  status: @escaping @Sendable () -> CameraOperator.Status) {
-        self.path = path
+        currentPath = Mutex(path)
         self.socket = socket
         self.perform = perform
         self.status = status
@@ -55,8 +57,20 @@ public final class CameraRemoteServer: Sendable {
     /// Stops listening and removes the socket file.
     public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        unlink(path)
+        currentPath.withLock { _ = unlink($0) }
         socket.shutdown()
+    }
+
+    /// Moves the socket to `newPath` (after a camera switch, the socket of the camera now streaming), unless a
+    /// live session already listens there. rename(2) keeps the listening socket; clients connect by path.
+    @discardableResult
+    public func move(to newPath: String) -> Bool {
+        if case .connected = CameraRemoteClient.connect(to: newPath) { return false }
+        return currentPath.withLock { path in
+            guard path != newPath, rename(path, newPath) == 0 else { return path == newPath }
+            path = newPath
+            return true
+        }
     }
 
     deinit { stop() }

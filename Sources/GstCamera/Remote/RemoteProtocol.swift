@@ -54,12 +54,14 @@ enum RemoteRequest: Equatable {
             case "toggle-continuous": return .success(.action(.toggleContinuousFocus))
             case let other?: return .failure(RemoteProtocolError("unknown focus mode \"\(other)\": once or toggle-continuous"))
             }
+        case "switch":
+            return .success(.action(.nextCamera))
         default:
             return .failure(RemoteProtocolError("unknown command \"\(command)\": expected one of \(commands.joined(separator: ", "))"))
         }
     }
 
-    static let commands = ["status", "capture", "zoom", "torch", "focus"]
+    static let commands = ["status", "capture", "zoom", "torch", "focus", "switch"]
 
     /// One reply line (without the newline): keys sorted, so replies are stable.
     static func encode(_ object: [String: Any]) -> String {

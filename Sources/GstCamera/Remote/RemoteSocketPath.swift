@@ -10,6 +10,15 @@ public enum RemoteSocketPath {
         return path(forKey: key, environment: environment)
     }
 
+    /// The socket for the camera at `device` (e.g. after a camera switch).
+    public static func path(forDevice device: String, environment: [String: String] = currentEnvironment()) -> String {
+        path(forKey: sanitized(String(device.split(separator: "/").last ?? "camera")), environment: environment)
+    }
+
+    static func sanitized(_ key: String) -> String {
+        String(key.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+    }
+
     static func path(forKey key: String, environment: [String: String]) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return runtime + "/gstcam-" + key + ".sock"
@@ -32,7 +41,7 @@ public enum RemoteSocketPath {
         }
         var key = String(name.split(separator: "/").last ?? "camera")
         if key.hasSuffix(".pipeline") { key.removeLast(".pipeline".count) }
-        return String(key.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+        return sanitized(key)
     }
 
     public static func currentEnvironment() -> [String: String] {
