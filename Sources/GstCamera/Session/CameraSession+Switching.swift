@@ -50,6 +50,10 @@ extension CameraSession {
         let device = camera.path
         if device == current { return CameraSwitch(from: current, to: device, duration: .zero) }
         let replacement = try makeSource(for: device)
+        // The camera being left must not keep its torch burning.
+        if let controls = try? CameraControls(devicePath: current), controls.hasTorch {
+            _ = try? controls.setTorch(on: false)
+        }
         guard let old = pipeline.pipeline.child(named: "source"), let oldOutput = old.staticPad("src"),
               let downstream = oldOutput.peer else {
             throw CameraError.missingPipelineElement(file: pipelinePath, name: "source", purpose: "the camera source")
@@ -71,7 +75,9 @@ extension CameraSession {
             $0.pipeline?.device = device
             $0.pipeline?.cameraName = camera.name
         }
-        try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
+        // Digital zoom is kept; the optical part follows the new camera's lens.
+        let rezoomed = try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
+        shared.withLock { $0.zoom = rezoomed }
         let framesBefore = frameCount
         for await frame in frames() where frame.number > framesBefore { break }
         return CameraSwitch(from: current, to: device, duration: ContinuousClock.now - requested)

@@ -131,13 +131,15 @@ public final class CameraSession: Sendable {
         do {
             let built = try buildPipeline()
             shared.withLock { $0.pipeline = built }
+            _ = try applyConfiguredControls(device: built.device)
             startBusThread(built)
             if built.pipeline.setState(GST_STATE_PLAYING) == .failure {
                 // The bus usually says why; give it a moment to arrive before reporting a bare failure.
                 _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "GStreamer refused the state change")
             }
-            try applyZoom(shared.withLock { $0.zoom }, to: built)
+            let zoom = try applyZoom(shared.withLock { $0.zoom }, to: built)
+            shared.withLock { $0.zoom = zoom }
             let what = "The first frame from \(built.device ?? pipelineFile.path)"
             try await firstFrame.value(timeout: configuration.startTimeout, what: what)
             transition(to: .running)
@@ -342,19 +344,21 @@ public final class CameraSession: Sendable {
     /// Takes a photo from the running pipeline and writes it to `path` as a JPEG. The folder and the name are
     /// checked before the pipeline is touched; the file appears whole (temporary name, then rename) and an
     /// existing file is replaced only with `overwrite`. The preview keeps flowing meanwhile.
-    /// The format is `format`, else the one the file name's extension names, else JPEG.
-    public func capturePhoto(to path: String, format: PhotoFormat? = nil, overwrite: Bool = false) async throws -> Photo {
+    /// The format is `format`, else the one the file name's extension names, else JPEG. With `flash`, the
+    /// camera's flash LED fires for the photo (`flashUnavailable` on cameras without one).
+    public func capturePhoto(to path: String, format: PhotoFormat? = nil, overwrite: Bool = false,
+                             flash: Bool = false) async throws -> Photo {
         try await capturePhoto(to: path, format: format ?? PhotoFormat(path: path) ?? .jpeg,
-                               collision: PhotoNameCollision(overwrite: overwrite))
+                               collision: PhotoNameCollision(overwrite: overwrite), flash: flash)
     }
 
     /// Takes a photo into `library` (the Pictures folder by default) under a new `IMG_<date>_<time>.jpg` name.
-    public func capturePhoto(into library: PhotoLibrary, format: PhotoFormat = .jpeg) async throws -> Photo {
+    public func capturePhoto(into library: PhotoLibrary, format: PhotoFormat = .jpeg, flash: Bool = false) async throws -> Photo {
         try library.createDirectory()
-        return try await capturePhoto(to: library.newPhotoPath(format: format), format: format, collision: .addSuffix)
+        return try await capturePhoto(to: library.newPhotoPath(format: format), format: format, collision: .addSuffix, flash: flash)
     }
 
-    func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision) async throws -> Photo {
+    func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision, flash: Bool = false) async throws -> Photo {
         let started = ContinuousClock.now
         let capture = PhotoCapture()
         let pipeline: Pipeline = try shared.withLock { shared in
@@ -368,13 +372,15 @@ public final class CameraSession: Sendable {
         defer { shared.withLock { if $0.capture === capture { $0.capture = nil } } }
         await operations.begin()
         defer { operations.end() }
+        let flashControls = try flash ? flashReadyControls() : nil
         let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: format)
         do {
             let parameters = format == .jpeg ? ["quality": "\(min(100, max(1, configuration.jpegQuality)))"] : [:]
             let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
             let size = try await capture.take(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFiles[format]!,
                                               parameters: parameters, tags: tags, output: output,
-                                              frameTimeout: .seconds(5))
+                                              frameTimeout: .seconds(5),
+                                              beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let saved = try output.commit()
             let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)
             let observers = shared.withLock { Array($0.eventObservers.values) }
