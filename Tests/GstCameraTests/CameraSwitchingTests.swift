@@ -7,13 +7,16 @@ import Testing
 @Suite(.serialized) struct CameraSwitchingTests {
     static let red = "/dev/video6"
     static let blue = "/dev/video8"
+    /// Offers 320x240 and 1280x720 only.
+    static let green = "/dev/video10"
 
-    enum Identity: Equatable { case red, blue, other }
+    enum Identity: Equatable { case red, blue, green, other }
 
     static func identity(of frame: Frame) -> Identity {
         let (r, g, b) = frame.rgb(x: frame.width / 2, y: frame.height / 24)
         if r > 180 && g < 80 && b < 80 { return .red }
         if b > 180 && r < 80 && g < 80 { return .blue }
+        if g > 180 && r < 80 && b < 80 { return .green }
         return .other
     }
 
@@ -51,6 +54,25 @@ import Testing
         // No gap longer than a few frame intervals around the switch.
         let gaps = zip(seen, seen.dropFirst()).map { $1.1 - $0.1 }
         #expect(gaps.max()! < .milliseconds(400), "longest gap \(gaps.max()!)")
+    }
+
+    @Test func aCameraWithoutTheSessionSizeIsScaledToIt() async throws {
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        try await session.switchCamera(to: Self.green)
+        var seen = 0
+        for await frame in session.frames() {
+            #expect(frame.width == 640 && frame.height == 480)
+            #expect(Self.identity(of: frame) == .green)
+            seen += 1
+            if seen == 5 { break }
+        }
+        // Back to a camera that has 640x480: it is asked for that again.
+        try await session.switchCamera(to: Self.red)
+        for await frame in session.frames() {
+            #expect(Self.identity(of: frame) == .red && frame.width == 640)
+            break
+        }
     }
 
     @Test func switchingToAMissingCameraKeepsThePreviousOne() async throws {

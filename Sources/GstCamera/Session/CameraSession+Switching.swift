@@ -58,10 +58,22 @@ extension CameraSession {
               let downstream = oldOutput.peer else {
             throw CameraError.missingPipelineElement(file: pipelinePath, name: "source", purpose: "the camera source")
         }
+        let sourceCaps = pipeline.pipeline.child(named: "source-caps")
+        let previousCaps = sourceCaps?.caps("caps")
         detach(old, output: oldOutput, downstream: downstream, from: pipeline.pipeline)
         do {
+            if let sourceCaps, let previousCaps {
+                // Cameras differ in sizes: ask this one for its closest mode; the zoom stage scales it to the
+                // session's size, so frames and photos keep their size across the switch.
+                let compressed = previousCaps.hasPrefix("image/jpeg")
+                let wanted = SourceMode(width: configuration.width, height: configuration.height, framerate: configuration.framerate)
+                if let mode = SourceMode.closest(to: wanted, in: camera.formats, compressed: compressed) {
+                    sourceCaps.setCaps("caps", mode.caps(compressed: compressed))
+                }
+            }
             try await attach(replacement, to: downstream, in: pipeline.pipeline, device: device)
         } catch {
+            if let sourceCaps, let previousCaps { sourceCaps.setCaps("caps", previousCaps) }
             // Put the previous camera back; if even that fails, the session has no camera and fails.
             detach(replacement, output: replacement.staticPad("src")!, downstream: downstream, from: pipeline.pipeline)
             do {
