@@ -75,6 +75,29 @@ import Testing
         }
     }
 
+    @Test func aCameraWithNoUsableFormatIsRefusedAndThePreviousOneComesBack() async throws {
+        // /dev/video12 offers Motion-JPEG only, which the raw default pipeline cannot take: the new source fails
+        // to negotiate (and ends its stream), and the red camera must be put back with frames flowing.
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        do {
+            try await session.switchCamera(to: "/dev/video12")
+            Issue.record("switched to a camera with no raw format")
+        } catch let error as CameraError {
+            guard case .negotiationFailed(let device, _) = error else { Issue.record("got \(error)"); return }
+            #expect(device == "/dev/video12")
+        }
+        #expect(session.state == .running)
+        #expect(session.device == Self.red)
+        let before = session.frameCount
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(session.frameCount > before + 5)
+        for await frame in session.frames() {
+            #expect(Self.identity(of: frame) == .red)
+            break
+        }
+    }
+
     @Test func switchingToAMissingCameraKeepsThePreviousOne() async throws {
         let session = try await startOn(Self.red)
         defer { session.stop() }

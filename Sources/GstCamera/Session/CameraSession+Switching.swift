@@ -1,8 +1,10 @@
 import CGStreamer
 
-/// A camera switch in progress: which camera, and the first buffer it must deliver.
+/// A camera switch in progress: which camera, its source element (by address, to match its bus messages),
+/// and the first buffer it must deliver.
 struct SourceSwitch: Sendable {
     let target: String
+    let origin: UInt
     let started = OneShot<Void>()
 }
 
@@ -122,7 +124,7 @@ extension CameraSession {
 
     /// Adds `source`, links it and starts it; returns once its first buffer has passed.
     private func attach(_ source: Element, to downstream: Pad, in pipeline: Element, device: String) async throws {
-        let sourceSwitch = SourceSwitch(target: device)
+        let sourceSwitch = SourceSwitch(target: device, origin: UInt(bitPattern: source.pointer))
         shared.withLock { $0.sourceSwitch = sourceSwitch }
         defer { shared.withLock { $0.sourceSwitch = nil } }
         guard pipeline.add(source), let output = source.staticPad("src"), output.link(to: downstream) == .ok else {
@@ -132,6 +134,12 @@ extension CameraSession {
             sourceSwitch.started.succeed(())
             return GST_PAD_PROBE_REMOVE
         }
+        // A source that fails to start (busy, no usable format) ends its stream with EOS, which would leave the
+        // rest of the pipeline finished for the camera put back after it; until it delivers, its EOS stops here.
+        let eosGuard = output.addProbe(GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { data in
+            data.eventType == GST_EVENT_EOS ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
+        }
+        defer { output.removeProbe(eosGuard) }
         guard source.syncStateWithParent() else {
             // The bus usually says why (busy, forbidden) just after; prefer that to a bare failure.
             do {

@@ -279,14 +279,13 @@ public final class CameraSession: Sendable {
 
     private func handle(_ message: BusMessage, device: String?) {
         switch message {
-        case let .error(source, domain, code, text, debug):
-            let current = shared.withLock { $0.pipeline?.device } ?? device
-            let error = CameraError.fromBus(source: source, domain: domain, code: code, message: text, debug: debug, device: current)
-            if source == "source", let sourceSwitch = shared.withLock({ $0.sourceSwitch }) {
-                sourceSwitch.started.fail(CameraError.fromBus(source: source, domain: domain, code: code, message: text,
-                                                              debug: debug, device: sourceSwitch.target))
+        case .error(let error):
+            // A source a camera switch already removed may still report; the switch has dealt with it.
+            if error.fromDetachedElement { return }
+            if let sourceSwitch = shared.withLock({ $0.sourceSwitch }), error.origin == sourceSwitch.origin {
+                sourceSwitch.started.fail(CameraError.fromBus(error, device: sourceSwitch.target))
             } else {
-                fail(error)
+                fail(CameraError.fromBus(error, device: shared.withLock { $0.pipeline?.device } ?? device))
             }
         case .forwarded(.endOfStream(let source)) where source == PhotoCapture.sinkName:
             shared.withLock { $0.capture }?.fileWritten()
