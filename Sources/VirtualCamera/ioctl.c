@@ -117,13 +117,24 @@ static void reset_socket(struct vcam_open *op) {
     op->peer_fd = -1;
 }
 
-static void handle_unplug_locked(struct vcam_device *dev) {
+static void free_buffers_locked(struct vcam_device *dev);
+
+// The device is gone: every open file handle dies, and the queue (with its streaming) is torn down so
+// a replugged device starts fresh, as a new device instance would. Buffers the app mapped stay valid.
+static void handle_unplug_locked(struct vcam_device *dev, bool from_producer) {
     for (struct vcam_open *op = dev->opens; op; op = op->next) {
         if (op->dead) continue;
         op->dead = true;
         reset_socket(op);
     }
-    dev->streaming = false;
+    if (from_producer && dev->producer_running) {
+        dev->streaming = false;
+        dev->producer_running = false;
+        pthread_detach(pthread_self());
+    }
+    vcam_stop_streaming_locked(dev);
+    free_buffers_locked(dev);
+    dev->queue_owner = NULL;
     vcam_release_owner(dev);
     pthread_cond_broadcast(&dev->cond);
 }
@@ -143,7 +154,7 @@ static void *watcher_main(void *arg) {
             pthread_mutex_unlock(&dev->lock);
             if (!live || !vcam_fault_unplugged(dev)) continue;
             pthread_mutex_lock(&dev->lock);
-            handle_unplug_locked(dev);
+            handle_unplug_locked(dev, false);
             pthread_mutex_unlock(&dev->lock);
         }
     }
@@ -256,7 +267,7 @@ static void *producer_main(void *arg) {
         pthread_mutex_lock(&dev->lock);
         if (!dev->streaming) break;
         if (unplugged) {
-            handle_unplug_locked(dev);
+            handle_unplug_locked(dev, true);
             break;
         }
         if (stalled) continue;
@@ -613,7 +624,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     if (op->dead) return -ENODEV;
     if (vcam_fault_unplugged(dev)) {
         pthread_mutex_lock(&dev->lock);
-        handle_unplug_locked(dev);
+        handle_unplug_locked(dev, false);
         pthread_mutex_unlock(&dev->lock);
         return -ENODEV;
     }
