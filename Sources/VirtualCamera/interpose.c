@@ -161,6 +161,7 @@ static int virtual_open(struct vcam_device *dev, int flags) {
     if (vcam_fault_denied(dev)) return fail(EACCES);
     if ((flags & O_CREAT) && (flags & O_EXCL)) return fail(EEXIST);
     if (flags & O_DIRECTORY) return fail(ENOTDIR);
+    vcam_state_attach(dev);
     int app, peer;
     if (make_socket_pair(&app, &peer)) return -1;
     if (app >= VCAM_FD_TABLE_SIZE) {

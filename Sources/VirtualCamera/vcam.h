@@ -74,8 +74,8 @@ struct vcam_device {
     int ncontrols;
     const struct vcam_control *controls[VCAM_MAX_CONTROLS];
     char state_dir[200];              // $VCAM_STATE_DIR/video0
-    struct vcam_shared *shared;
-    int uevent_fd;                    // memfd holding the sysfs uevent text
+    struct vcam_shared *shared;       // mapped on first open (vcam_state_attach)
+    _Atomic bool attached;
 
     // Per-process driver state, guarded by lock.
     pthread_mutex_t lock;
@@ -134,7 +134,8 @@ struct vcam_device *vcam_device_for_rdev(dev_t rdev);
 const char *vcam_format_description(uint32_t fourcc);
 
 // state.c
-int vcam_state_attach(struct vcam_device *dev);
+void vcam_state_locate(struct vcam_device *dev);
+void vcam_state_attach(struct vcam_device *dev);
 bool vcam_fault_unplugged(struct vcam_device *dev);
 bool vcam_fault_denied(struct vcam_device *dev);
 bool vcam_fault_stalled(struct vcam_device *dev);

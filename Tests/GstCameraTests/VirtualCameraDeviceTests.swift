@@ -135,6 +135,8 @@ import Testing
 
         VirtualCameraFixture.clear("unplugged", of: device)
         #expect(stat(device.path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR, "replugged node should stat as a character device")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains(device.name),
+                "a replugged device is listed in /dev again")
         #expect(client.queryCapabilityErrno() == ENODEV, "a file handle from before the unplug stays dead")
         let fresh = try V4L2TestClient(device.path)
         #expect(fresh.queryCapabilityErrno() == 0)
