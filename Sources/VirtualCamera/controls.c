@@ -177,15 +177,16 @@ static void fill_ctrl_event(struct vcam_device *dev, int i, uint32_t changes, st
     ev->u.ctrl.default_value = (int32_t)c->default_value;
 }
 
-static void notify_change_locked(struct vcam_open *setter, int i) {
-    struct vcam_device *dev = setter->dev;
+// Queues a value-change event for every subscriber; setter (NULL when another process set it) gets
+// one only with V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK.
+static void notify_change_locked(struct vcam_device *dev, struct vcam_open *setter, int i) {
     struct v4l2_event ev;
     fill_ctrl_event(dev, i, V4L2_EVENT_CTRL_CH_VALUE, &ev);
     for (struct vcam_open *op = dev->opens; op; op = op->next) {
         if (op->dead) continue;
         for (int s = 0; s < op->nsubs; s++) {
             if (op->subs[s].type != V4L2_EVENT_CTRL || op->subs[s].id != ev.id) continue;
-            if (op == setter && !(op->subs[s].flags & V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK)) continue;
+            if (setter && op == setter && !(op->subs[s].flags & V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK)) continue;
             vcam_event_push_locked(op, &ev);
         }
     }
@@ -210,13 +211,12 @@ static void apply(struct vcam_open *op, int i, int64_t v) {
     default:
         break;
     }
+    pthread_mutex_lock(&dev->lock);
     bool changed = c->type == V4L2_CTRL_TYPE_BUTTON || atomic_exchange(&dev->shared->value[i], v) != v;
     atomic_fetch_add(&dev->shared->generation, 1);
-    if (changed) {
-        pthread_mutex_lock(&dev->lock);
-        notify_change_locked(op, i);
-        pthread_mutex_unlock(&dev->lock);
-    }
+    dev->seen[i] = v;
+    if (changed) notify_change_locked(dev, op, i);
+    pthread_mutex_unlock(&dev->lock);
 }
 
 static void fill_query_ext(struct vcam_device *dev, int i, struct v4l2_query_ext_ctrl *q) {
@@ -461,6 +461,8 @@ void vcam_event_push_locked(struct vcam_open *op, const struct v4l2_event *ev) {
         op->oob_pending = true;
 }
 
+static void remember_values_locked(struct vcam_device *dev);
+
 static int subscribe(struct vcam_open *op, const struct v4l2_event_subscription *sub) {
     struct vcam_device *dev = op->dev;
     if (sub->type != V4L2_EVENT_CTRL) return -EINVAL;
@@ -474,6 +476,7 @@ static int subscribe(struct vcam_open *op, const struct v4l2_event_subscription 
         op->nsubs++;
     }
     op->subs[s] = (struct vcam_subscription){sub->type, sub->id, sub->flags};
+    if (!dev->seen_valid) remember_values_locked(dev);
     if ((sub->flags & V4L2_EVENT_SUB_FL_SEND_INITIAL) && dev->controls[i]->type != V4L2_CTRL_TYPE_CTRL_CLASS) {
         struct v4l2_event ev;
         uint32_t changes = V4L2_EVENT_CTRL_CH_FLAGS;
@@ -482,6 +485,30 @@ static int subscribe(struct vcam_open *op, const struct v4l2_event_subscription 
         vcam_event_push_locked(op, &ev);
     }
     return 0;
+}
+
+static void remember_values_locked(struct vcam_device *dev) {
+    for (int i = 0; i < dev->ncontrols; i++) dev->seen[i] = atomic_load(&dev->shared->value[i]);
+    dev->seen_valid = true;
+}
+
+// Control events across processes: the watcher thread compares the shared values with the ones this
+// process last saw and queues change events for what another process set.
+void vcam_controls_notice_foreign_changes_locked(struct vcam_device *dev) {
+    if (!dev->seen_valid) {
+        remember_values_locked(dev);
+        return;
+    }
+    for (int i = 0; i < dev->ncontrols; i++) {
+        const struct vcam_control *c = dev->controls[i];
+        if (c->type == V4L2_CTRL_TYPE_BUTTON || c->type == V4L2_CTRL_TYPE_CTRL_CLASS || is_compound(c) ||
+            (c->flags & V4L2_CTRL_FLAG_VOLATILE))
+            continue;
+        int64_t v = atomic_load(&dev->shared->value[i]);
+        if (v == dev->seen[i]) continue;
+        dev->seen[i] = v;
+        notify_change_locked(dev, NULL, i);
+    }
 }
 
 static void drop_events_locked(struct vcam_open *op, uint32_t type, uint32_t id, bool all) {

@@ -139,7 +139,8 @@ static void handle_unplug_locked(struct vcam_device *dev, bool from_producer) {
     pthread_cond_broadcast(&dev->cond);
 }
 
-// ---- unplug watcher: notices an unplug while nobody calls an ioctl (a poll must still wake up) ---
+// ---- watcher: notices an unplug while nobody calls an ioctl (a poll must still wake up) and control
+// changes made by other processes (they become events here) -------------------------------------------
 
 static void *watcher_main(void *arg) {
     (void)arg;
@@ -147,10 +148,14 @@ static void *watcher_main(void *arg) {
         usleep(50000);
         for (int i = 0; i < vcam_ndevices; i++) {
             struct vcam_device *dev = &vcam_devices[i];
-            bool live = false;
+            bool live = false, subscribed = false;
             pthread_mutex_lock(&dev->lock);
             for (struct vcam_open *op = dev->opens; op; op = op->next)
-                if (!op->dead) live = true;
+                if (!op->dead) {
+                    live = true;
+                    if (op->nsubs) subscribed = true;
+                }
+            if (subscribed) vcam_controls_notice_foreign_changes_locked(dev);
             pthread_mutex_unlock(&dev->lock);
             if (!live || !vcam_fault_unplugged(dev)) continue;
             pthread_mutex_lock(&dev->lock);

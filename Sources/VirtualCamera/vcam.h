@@ -93,6 +93,8 @@ struct vcam_device {
     pthread_t producer;
     uint32_t sequence;
     struct vcam_open *opens;          // every open file handle of this device (linked by next)
+    bool seen_valid;                  // seen[] holds the control values this process last notified
+    int64_t seen[VCAM_MAX_CONTROLS];
 };
 
 struct vcam_buffer {
@@ -149,6 +151,7 @@ void vcam_controls_setup(struct vcam_device *dev);
 void vcam_controls_init_shared(struct vcam_device *dev);
 int vcam_control_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 int64_t vcam_control_value(struct vcam_device *dev, uint32_t id, int64_t fallback);
+void vcam_controls_notice_foreign_changes_locked(struct vcam_device *dev);
 void vcam_event_push_locked(struct vcam_open *op, const struct v4l2_event *ev);
 int vcam_event_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 

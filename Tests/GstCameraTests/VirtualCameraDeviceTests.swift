@@ -89,6 +89,24 @@ import Testing
         #expect(try client.control(ControlID.brightness) == 17)
     }
 
+    @Test func controlChangedByAnotherProcessArrivesAsAnEvent() throws {
+        let client = try V4L2TestClient(device.path)
+        defer { try? client.setControl(ControlID.zoomAbsolute, 100) }
+        var subscription = v4l2_event_subscription()
+        subscription.type = UInt32(V4L2_EVENT_CTRL)
+        subscription.id = ControlID.zoomAbsolute
+        try client.check("VIDIOC_SUBSCRIBE_EVENT", gstcam_vidioc_subscribe_event(), &subscription)
+        let write = try runTool("v4l2-ctl", ["-d", device.path, "-c", "zoom_absolute=222"])
+        #expect(write.status == 0, "\(write.combined)")
+        var pfd = pollfd(fd: client.fd, events: Int16(POLLPRI), revents: 0)
+        #expect(poll(&pfd, 1, 2000) == 1 && pfd.revents & Int16(POLLPRI) != 0, "no POLLPRI for the change")
+        var event = v4l2_event()
+        try client.check("VIDIOC_DQEVENT", gstcam_vidioc_dqevent(), &event)
+        #expect(event.type == UInt32(V4L2_EVENT_CTRL) && event.id == ControlID.zoomAbsolute)
+        #expect(event.u.ctrl.value == 222)
+        #expect(event.u.ctrl.changes & UInt32(V4L2_EVENT_CTRL_CH_VALUE) != 0)
+    }
+
     @Test func secondStreamerGetsEBUSY() throws {
         let owner = try V4L2TestClient(device.path)
         try owner.setFormat(width: 320, height: 240)
