@@ -712,6 +712,23 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     return r;
 }
 
+// A released open is freed only after 64 later releases: an ioctl racing with close() on the same fd
+// (which lookup() cannot stop) still finds valid, dead memory, while a program that opens devices
+// over and over does not grow.
+#define GRAVEYARD_SIZE 64
+static struct vcam_open *graveyard[GRAVEYARD_SIZE];
+static unsigned graveyard_next;
+static pthread_mutex_t graveyard_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void bury(struct vcam_open *op) {
+    pthread_mutex_lock(&graveyard_lock);
+    struct vcam_open *old = graveyard[graveyard_next];
+    graveyard[graveyard_next] = op;
+    graveyard_next = (graveyard_next + 1) % GRAVEYARD_SIZE;
+    pthread_mutex_unlock(&graveyard_lock);
+    free(old);
+}
+
 void vcam_release_open(struct vcam_open *op) {
     struct vcam_device *dev = op->dev;
     pthread_mutex_lock(&dev->lock);
@@ -728,10 +745,11 @@ void vcam_release_open(struct vcam_open *op) {
             break;
         }
     op->closed = true;
+    op->dead = true;   // an ioctl racing with this close fails instead of using the released queue
     if (op->peer_fd >= 0) vcam_real_close(op->peer_fd);
     op->peer_fd = -1;
     if (op->own_fd >= 0) vcam_real_close(op->own_fd);
     op->own_fd = -1;
     pthread_mutex_unlock(&dev->lock);
-    // The struct itself is never freed: a racing ioctl on a just-closed fd may still hold it.
+    bury(op);
 }

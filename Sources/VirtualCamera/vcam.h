@@ -117,7 +117,7 @@ struct vcam_open {
     int own_fd;                // our dup of the app's end, to take those bytes off again
     enum v4l2_priority prio;
     bool dead;                 // saw an unplug: everything fails with ENODEV
-    bool closed;
+    bool closed;               // released: freed a while later (see bury in ioctl.c)
     bool oob_pending;
     int nsubs;
     struct vcam_subscription subs[VCAM_MAX_SUBSCRIPTIONS];
