@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define VCAM_SHARED_MAGIC 0x7643616du
+#define VCAM_SHARED_MAGIC 0x7643616eu   // changes whenever struct vcam_shared changes meaning
 
 static void attach(struct vcam_device *dev);
 

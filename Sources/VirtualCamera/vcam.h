@@ -73,6 +73,7 @@ struct vcam_device {
     uint32_t rates[VCAM_MAX_RATES];   // frames per second
     int ncontrols;
     const struct vcam_control *controls[VCAM_MAX_CONTROLS];
+    int slot[VCAM_MAX_CONTROLS];      // index of each control's value in vcam_shared.value
     char state_dir[200];              // $VCAM_STATE_DIR/video0
     struct vcam_shared *shared;       // mapped on first open (vcam_state_attach)
     _Atomic bool attached;
