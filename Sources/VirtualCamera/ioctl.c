@@ -117,18 +117,30 @@ static void reset_socket(struct vcam_open *op) {
     op->peer_fd = -1;
 }
 
-static void handle_unplug_locked(struct vcam_device *dev) {
+static void free_buffers_locked(struct vcam_device *dev);
+
+// The device is gone: every open file handle dies, and the queue (with its streaming) is torn down so
+// a replugged device starts fresh, as a new device instance would. Buffers the app mapped stay valid.
+static void handle_unplug_locked(struct vcam_device *dev, bool from_producer) {
     for (struct vcam_open *op = dev->opens; op; op = op->next) {
         if (op->dead) continue;
         op->dead = true;
         reset_socket(op);
     }
-    dev->streaming = false;
+    if (from_producer && dev->producer_running) {
+        dev->streaming = false;
+        dev->producer_running = false;
+        pthread_detach(pthread_self());
+    }
+    vcam_stop_streaming_locked(dev);
+    free_buffers_locked(dev);
+    dev->queue_owner = NULL;
     vcam_release_owner(dev);
     pthread_cond_broadcast(&dev->cond);
 }
 
-// ---- unplug watcher: notices an unplug while nobody calls an ioctl (a poll must still wake up) ---
+// ---- watcher: notices an unplug while nobody calls an ioctl (a poll must still wake up) and control
+// changes made by other processes (they become events here) -------------------------------------------
 
 static void *watcher_main(void *arg) {
     (void)arg;
@@ -136,14 +148,18 @@ static void *watcher_main(void *arg) {
         usleep(50000);
         for (int i = 0; i < vcam_ndevices; i++) {
             struct vcam_device *dev = &vcam_devices[i];
-            bool live = false;
+            bool live = false, subscribed = false;
             pthread_mutex_lock(&dev->lock);
             for (struct vcam_open *op = dev->opens; op; op = op->next)
-                if (!op->dead) live = true;
+                if (!op->dead) {
+                    live = true;
+                    if (op->nsubs) subscribed = true;
+                }
+            if (subscribed) vcam_controls_notice_foreign_changes_locked(dev);
             pthread_mutex_unlock(&dev->lock);
             if (!live || !vcam_fault_unplugged(dev)) continue;
             pthread_mutex_lock(&dev->lock);
-            handle_unplug_locked(dev);
+            handle_unplug_locked(dev, false);
             pthread_mutex_unlock(&dev->lock);
         }
     }
@@ -256,7 +272,7 @@ static void *producer_main(void *arg) {
         pthread_mutex_lock(&dev->lock);
         if (!dev->streaming) break;
         if (unplugged) {
-            handle_unplug_locked(dev);
+            handle_unplug_locked(dev, true);
             break;
         }
         if (stalled) continue;
@@ -613,7 +629,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     if (op->dead) return -ENODEV;
     if (vcam_fault_unplugged(dev)) {
         pthread_mutex_lock(&dev->lock);
-        handle_unplug_locked(dev);
+        handle_unplug_locked(dev, false);
         pthread_mutex_unlock(&dev->lock);
         return -ENODEV;
     }
@@ -696,6 +712,23 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     return r;
 }
 
+// A released open is freed only after 64 later releases: an ioctl racing with close() on the same fd
+// (which lookup() cannot stop) still finds valid, dead memory, while a program that opens devices
+// over and over does not grow.
+#define GRAVEYARD_SIZE 64
+static struct vcam_open *graveyard[GRAVEYARD_SIZE];
+static unsigned graveyard_next;
+static pthread_mutex_t graveyard_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void bury(struct vcam_open *op) {
+    pthread_mutex_lock(&graveyard_lock);
+    struct vcam_open *old = graveyard[graveyard_next];
+    graveyard[graveyard_next] = op;
+    graveyard_next = (graveyard_next + 1) % GRAVEYARD_SIZE;
+    pthread_mutex_unlock(&graveyard_lock);
+    free(old);
+}
+
 void vcam_release_open(struct vcam_open *op) {
     struct vcam_device *dev = op->dev;
     pthread_mutex_lock(&dev->lock);
@@ -712,10 +745,11 @@ void vcam_release_open(struct vcam_open *op) {
             break;
         }
     op->closed = true;
+    op->dead = true;   // an ioctl racing with this close fails instead of using the released queue
     if (op->peer_fd >= 0) vcam_real_close(op->peer_fd);
     op->peer_fd = -1;
     if (op->own_fd >= 0) vcam_real_close(op->own_fd);
     op->own_fd = -1;
     pthread_mutex_unlock(&dev->lock);
-    // The struct itself is never freed: a racing ioctl on a just-closed fd may still hold it.
+    bury(op);
 }

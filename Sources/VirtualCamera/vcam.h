@@ -73,9 +73,10 @@ struct vcam_device {
     uint32_t rates[VCAM_MAX_RATES];   // frames per second
     int ncontrols;
     const struct vcam_control *controls[VCAM_MAX_CONTROLS];
+    int slot[VCAM_MAX_CONTROLS];      // index of each control's value in vcam_shared.value
     char state_dir[200];              // $VCAM_STATE_DIR/video0
-    struct vcam_shared *shared;
-    int uevent_fd;                    // memfd holding the sysfs uevent text
+    struct vcam_shared *shared;       // mapped on first open (vcam_state_attach)
+    _Atomic bool attached;
 
     // Per-process driver state, guarded by lock.
     pthread_mutex_t lock;
@@ -93,6 +94,8 @@ struct vcam_device {
     pthread_t producer;
     uint32_t sequence;
     struct vcam_open *opens;          // every open file handle of this device (linked by next)
+    bool seen_valid;                  // seen[] holds the control values this process last notified
+    int64_t seen[VCAM_MAX_CONTROLS];
 };
 
 struct vcam_buffer {
@@ -115,7 +118,7 @@ struct vcam_open {
     int own_fd;                // our dup of the app's end, to take those bytes off again
     enum v4l2_priority prio;
     bool dead;                 // saw an unplug: everything fails with ENODEV
-    bool closed;
+    bool closed;               // released: freed a while later (see bury in ioctl.c)
     bool oob_pending;
     int nsubs;
     struct vcam_subscription subs[VCAM_MAX_SUBSCRIPTIONS];
@@ -134,7 +137,8 @@ struct vcam_device *vcam_device_for_rdev(dev_t rdev);
 const char *vcam_format_description(uint32_t fourcc);
 
 // state.c
-int vcam_state_attach(struct vcam_device *dev);
+void vcam_state_locate(struct vcam_device *dev);
+void vcam_state_attach(struct vcam_device *dev);
 bool vcam_fault_unplugged(struct vcam_device *dev);
 bool vcam_fault_denied(struct vcam_device *dev);
 bool vcam_fault_stalled(struct vcam_device *dev);
@@ -148,6 +152,7 @@ void vcam_controls_setup(struct vcam_device *dev);
 void vcam_controls_init_shared(struct vcam_device *dev);
 int vcam_control_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 int64_t vcam_control_value(struct vcam_device *dev, uint32_t id, int64_t fallback);
+void vcam_controls_notice_foreign_changes_locked(struct vcam_device *dev);
 void vcam_event_push_locked(struct vcam_open *op, const struct v4l2_event *ev);
 int vcam_event_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 

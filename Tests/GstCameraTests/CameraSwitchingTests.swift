@@ -2,13 +2,15 @@ import Foundation
 import Testing
 @testable import GstCamera
 
-/// Switching between virtual cameras (scripts/test configures them): /dev/video6 is red (YUYV and more),
-/// /dev/video8 blue (NV12 only). The identity band is the top sixth of each frame.
+/// Switching between virtual cameras (scripts/test configures them): /dev/video0 is red (uvc), /dev/video4
+/// blue (basic), /dev/video8 green without 640x480, /dev/video10 Motion-JPEG only. The identity band is the
+/// top sixth of each frame.
 @Suite(.serialized) struct CameraSwitchingTests {
-    static let red = "/dev/video6"
-    static let blue = "/dev/video8"
+    static let red = "/dev/video0"
+    static let blue = "/dev/video4"
     /// Offers 320x240 and 1280x720 only.
-    static let green = "/dev/video10"
+    static let green = "/dev/video8"
+    static let motionJPEGOnly = "/dev/video10"
 
     enum Identity: Equatable { case red, blue, green, other }
 
@@ -76,16 +78,16 @@ import Testing
     }
 
     @Test func aCameraWithNoUsableFormatIsRefusedAndThePreviousOneComesBack() async throws {
-        // /dev/video12 offers Motion-JPEG only, which the raw default pipeline cannot take: the new source fails
+        // This camera offers Motion-JPEG only, which the raw default pipeline cannot take: the new source fails
         // to negotiate (and ends its stream), and the red camera must be put back with frames flowing.
         let session = try await startOn(Self.red)
         defer { session.stop() }
         do {
-            try await session.switchCamera(to: "/dev/video12")
+            try await session.switchCamera(to: Self.motionJPEGOnly)
             Issue.record("switched to a camera with no raw format")
         } catch let error as CameraError {
             guard case .negotiationFailed(let device, _) = error else { Issue.record("got \(error)"); return }
-            #expect(device == "/dev/video12")
+            #expect(device == Self.motionJPEGOnly)
         }
         #expect(session.state == .running)
         #expect(session.device == Self.red)
