@@ -61,11 +61,11 @@ import Testing
         let client = try V4L2TestClient(device.path)
         defer {
             try? client.setControl(ControlID.focusAbsolute, 100)
-            try? client.setControl(ControlID.focusAutomaticContinuous, 1)
+            try? client.setControl(ControlID.focusAuto, 1)
         }
-        try client.setControl(ControlID.focusAutomaticContinuous, 1)
+        try client.setControl(ControlID.focusAuto, 1)
         let sharp = try sceneFrame(client).sceneSharpness
-        try client.setControl(ControlID.focusAutomaticContinuous, 0)
+        try client.setControl(ControlID.focusAuto, 0)
         try client.setControl(ControlID.focusAbsolute, 0)
         let blurred = try sceneFrame(client).sceneSharpness
         #expect(blurred * 2 < sharp * 1, "sharpness focused \(sharp), unfocused \(blurred)")

@@ -227,16 +227,7 @@ final class V4L2TestClient {
     }
 }
 
-/// Control ids (linux/v4l2-controls.h) the tests use.
-enum ControlID {
-    static let brightness: UInt32 = 0x0098_0900
-    static let zoomAbsolute: UInt32 = 0x009a_090d
-    static let focusAbsolute: UInt32 = 0x009a_090a
-    static let focusAutomaticContinuous: UInt32 = 0x009a_090c
-    static let flashLEDMode: UInt32 = 0x009c_0901
-    static let flashTorchIntensity: UInt32 = 0x009c_0908
-    static let flashStrobe: UInt32 = 0x009c_0903
-}
+// Control ids: the library's ControlID (Sources/GstCamera/Controls/ControlID.swift).
 
 /// Reads a frame laid out as docs/virtual-camera.md describes, from packed YUYV or RGB24 bytes.
 struct VirtualFrameReader {
