@@ -4,6 +4,7 @@ import CGStreamer
 import Foundation
 import Glibc
 import Testing
+@testable import GstCamera
 
 @Suite(.serialized) struct VirtualCameraDeviceTests {
     let device = VirtualCameraFixture.faultDevice
