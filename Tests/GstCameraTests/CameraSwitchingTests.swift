@@ -22,6 +22,19 @@ import Testing
         return .other
     }
 
+    /// After a refused switch: still running on `device`, frames flowing and showing its identity.
+    private func expectStillStreaming(_ session: CameraSession, _ device: String, _ identity: Identity) async throws {
+        #expect(session.state == .running)
+        #expect(session.device == device)
+        let before = session.frameCount
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(session.frameCount > before + 5, "the preview keeps running on the previous camera")
+        for await frame in session.frames() {
+            #expect(Self.identity(of: frame) == identity)
+            break
+        }
+    }
+
     private func startOn(_ device: String) async throws -> CameraSession {
         let session = try CameraSession(configuration: CameraConfiguration(device: device, width: 640, height: 480))
         try await session.start()
@@ -89,15 +102,7 @@ import Testing
             guard case .negotiationFailed(let device, _) = error else { Issue.record("got \(error)"); return }
             #expect(device == Self.motionJPEGOnly)
         }
-        #expect(session.state == .running)
-        #expect(session.device == Self.red)
-        let before = session.frameCount
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(session.frameCount > before + 5)
-        for await frame in session.frames() {
-            #expect(Self.identity(of: frame) == .red)
-            break
-        }
+        try await expectStillStreaming(session, Self.red, .red)
     }
 
     @Test func switchingToAMissingCameraKeepsThePreviousOne() async throws {
@@ -106,14 +111,21 @@ import Testing
         await #expect(throws: CameraError.noSuchDevice(path: "/dev/video99", available: CameraDiscovery.cameras().map(\.summary))) {
             try await session.switchCamera(to: "/dev/video99")
         }
-        #expect(session.state == .running)
-        #expect(session.device == Self.red)
-        var frames = 0
-        for await frame in session.frames() {
-            #expect(Self.identity(of: frame) == .red)
-            frames += 1
-            if frames == 5 { break }
+        try await expectStillStreaming(session, Self.red, .red)
+    }
+
+    @Test func switchingToAForbiddenCameraKeepsThePreviousOne() async throws {
+        // The virtual camera's "deny" fault: open(2) of the blue camera fails with EACCES.
+        let state = try #require(ProcessInfo.processInfo.environment["VCAM_STATE_DIR"]) + "/video4"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: state + "/deny", contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: state + "/deny") }
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        await #expect(throws: CameraError.permissionDenied(path: Self.blue)) {
+            try await session.switchCamera(to: Self.blue)
         }
+        try await expectStillStreaming(session, Self.red, .red)
     }
 
     @Test func switchingToABusyCameraKeepsThePreviousOne() async throws {
@@ -135,11 +147,7 @@ import Testing
             guard case .deviceBusy(let path, _) = error else { Issue.record("got \(error)"); return }
             #expect(path == Self.blue)
         }
-        #expect(session.state == .running)
-        #expect(session.device == Self.red)
-        let before = session.frameCount
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(session.frameCount > before + 5, "the preview keeps running on the previous camera")
+        try await expectStillStreaming(session, Self.red, .red)
     }
 
     @Test func aPhotoTakenAroundASwitchIsComplete() async throws {

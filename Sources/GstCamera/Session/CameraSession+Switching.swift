@@ -134,12 +134,12 @@ extension CameraSession {
             sourceSwitch.started.succeed(())
             return GST_PAD_PROBE_REMOVE
         }
-        // A source that fails to start (busy, no usable format) ends its stream with EOS, which would leave the
-        // rest of the pipeline finished for the camera put back after it; until it delivers, its EOS stops here.
+        // A source that fails to start (busy, no usable format) posts its error and then ends its stream with
+        // EOS, which would finish the rest of the pipeline for the camera put back after it. Its EOS stops here;
+        // the guard goes only once the source has delivered (a failed source keeps it until it is removed).
         let eosGuard = output.addProbe(GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { data in
             data.eventType == GST_EVENT_EOS ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
         }
-        defer { output.removeProbe(eosGuard) }
         guard source.syncStateWithParent() else {
             // The bus usually says why (busy, forbidden) just after; prefer that to a bare failure.
             do {
@@ -150,5 +150,7 @@ extension CameraSession {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "\(device) could not be started")
         }
         try await sourceSwitch.started.value(timeout: configuration.startTimeout, what: "The first frame from \(device)")
+        output.removeProbe(eosGuard)
+        shared.withLock { $0.pipeline?.sourceOrigin = sourceSwitch.origin }
     }
 }

@@ -25,6 +25,9 @@ public final class CameraSession: Sendable {
         var device: String?
         /// Its card name (VIDIOC_QUERYCAP), for photo metadata.
         var cameraName: String?
+        /// The live `source` element's address: errors from a `source` that is neither this one nor a switch's
+        /// candidate come from one already replaced.
+        var sourceOrigin: UInt
     }
 
     struct Shared {
@@ -207,7 +210,8 @@ public final class CameraSession: Sendable {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name)
+        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name,
+                        sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer))
     }
 
     static let requiredElements: [(String, String)] = [
@@ -282,10 +286,13 @@ public final class CameraSession: Sendable {
         case .error(let error):
             // A source a camera switch already removed may still report; the switch has dealt with it.
             if error.fromDetachedElement { return }
-            if let sourceSwitch = shared.withLock({ $0.sourceSwitch }), error.origin == sourceSwitch.origin {
+            let (sourceSwitch, live) = shared.withLock { ($0.sourceSwitch, $0.pipeline) }
+            if let sourceSwitch, error.origin == sourceSwitch.origin {
                 sourceSwitch.started.fail(CameraError.fromBus(error, device: sourceSwitch.target))
+            } else if error.source == "source", let live, error.origin != live.sourceOrigin {
+                return  // a replaced source's late word (a failed candidate reports twice)
             } else {
-                fail(CameraError.fromBus(error, device: shared.withLock { $0.pipeline?.device } ?? device))
+                fail(CameraError.fromBus(error, device: live?.device ?? device))
             }
         case .forwarded(.endOfStream(let source)) where source == PhotoCapture.sinkName:
             shared.withLock { $0.capture }?.fileWritten()
