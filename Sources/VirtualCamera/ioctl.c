@@ -117,26 +117,26 @@ static void reset_socket(struct vcam_open *op) {
     op->peer_fd = -1;
 }
 
-static void free_buffers_locked(struct vcam_device *dev);
+static void free_buffer_list(struct vcam_buffer **list, int n);
 
-// The device is gone: every open file handle dies, and the queue (with its streaming) is torn down so
-// a replugged device starts fresh, as a new device instance would. Buffers the app mapped stay valid.
-static void handle_unplug_locked(struct vcam_device *dev, bool from_producer) {
+// The device is gone: every open file handle dies, and the queue is detached at once (before the
+// lock is ever released) so a replugged device starts fresh, as a new device instance would. The
+// detached buffers are freed once the producer has stopped using them; app mappings stay valid.
+static void handle_unplug_locked(struct vcam_device *dev) {
     for (struct vcam_open *op = dev->opens; op; op = op->next) {
         if (op->dead) continue;
         op->dead = true;
         reset_socket(op);
     }
-    if (from_producer && dev->producer_running) {
-        dev->streaming = false;
-        dev->producer_running = false;
-        pthread_detach(pthread_self());
-    }
-    vcam_stop_streaming_locked(dev);
-    free_buffers_locked(dev);
+    struct vcam_buffer *detached[VCAM_MAX_BUFFERS];
+    int n = dev->nbuffers;
+    memcpy(detached, dev->buffers, sizeof detached[0] * (size_t)n);
+    memset(dev->buffers, 0, sizeof dev->buffers);
+    dev->nbuffers = dev->nqueued = dev->ndone = 0;
     dev->queue_owner = NULL;
     vcam_release_owner(dev);
-    pthread_cond_broadcast(&dev->cond);
+    vcam_stop_streaming_locked(dev);
+    free_buffer_list(detached, n);
 }
 
 // ---- watcher: notices an unplug while nobody calls an ioctl (a poll must still wake up) and control
@@ -159,7 +159,7 @@ static void *watcher_main(void *arg) {
             pthread_mutex_unlock(&dev->lock);
             if (!live || !vcam_fault_unplugged(dev)) continue;
             pthread_mutex_lock(&dev->lock);
-            handle_unplug_locked(dev, false);
+            handle_unplug_locked(dev);
             pthread_mutex_unlock(&dev->lock);
         }
     }
@@ -185,16 +185,20 @@ void vcam_open_started(struct vcam_open *op) {
 
 // ---- buffers ------------------------------------------------------------------------------------
 
-static void free_buffers_locked(struct vcam_device *dev) {
-    for (int i = 0; i < dev->nbuffers; i++) {
-        struct vcam_buffer *b = dev->buffers[i];
+static void free_buffer_list(struct vcam_buffer **list, int n) {
+    for (int i = 0; i < n; i++) {
+        struct vcam_buffer *b = list[i];
         if (!b) continue;
         vcam_forget_buffer_mappings(b);
         vcam_real_munmap(b->kaddr, b->map_length);
         vcam_real_close(b->memfd);   // mappings the app still holds stay valid (orphaned buffers)
         free(b);
-        dev->buffers[i] = NULL;
+        list[i] = NULL;
     }
+}
+
+static void free_buffers_locked(struct vcam_device *dev) {
+    free_buffer_list(dev->buffers, dev->nbuffers);
     dev->nbuffers = 0;
     dev->nqueued = dev->ndone = 0;
 }
@@ -272,7 +276,7 @@ static void *producer_main(void *arg) {
         pthread_mutex_lock(&dev->lock);
         if (!dev->streaming) break;
         if (unplugged) {
-            handle_unplug_locked(dev, true);
+            handle_unplug_locked(dev);
             break;
         }
         if (stalled) continue;
@@ -302,21 +306,20 @@ static void *producer_main(void *arg) {
         if (owner && owner->peer_fd >= 0) send(owner->peer_fd, "b", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
         pthread_cond_broadcast(&dev->cond);
     }
+    dev->producer_alive = false;
+    pthread_cond_broadcast(&dev->cond);
     pthread_mutex_unlock(&dev->lock);
     vcam_renderer_free(renderer);
     return NULL;
 }
 
+// Stops the producer and returns every buffer to the application. Waits (releasing the lock) until the
+// producer thread is gone, unless called from it.
 void vcam_stop_streaming_locked(struct vcam_device *dev) {
     dev->streaming = false;
     pthread_cond_broadcast(&dev->cond);
-    if (dev->producer_running) {
-        pthread_t t = dev->producer;
-        dev->producer_running = false;
-        pthread_mutex_unlock(&dev->lock);
-        pthread_join(t, NULL);
-        pthread_mutex_lock(&dev->lock);
-    }
+    if (!(dev->producer_alive && pthread_equal(dev->producer, pthread_self())))
+        while (dev->producer_alive) pthread_cond_wait(&dev->cond, &dev->lock);
     for (int i = 0; i < dev->nbuffers; i++) {
         if (!dev->buffers[i]) continue;
         dev->buffers[i]->queued = dev->buffers[i]->done = false;
@@ -417,7 +420,12 @@ static int format_ioctl(struct vcam_open *op, unsigned long request, struct v4l2
     struct v4l2_pix_format pix;
     vcam_fill_format(dev, &pix, f->fmt.pix.pixelformat, f->fmt.pix.width, f->fmt.pix.height);
     if (request == VIDIOC_S_FMT) {
-        if (queue_busy(op) || dev->nbuffers) return -EBUSY;
+        if (queue_busy(op) || dev->nbuffers) {
+            if (getenv("VCAM_DEBUG"))
+                fprintf(stderr, "vcam: S_FMT busy on %s: owner %p (me %p), %d buffers, owner pid %d\n", dev->path,
+                        (void *)dev->queue_owner, (void *)op, dev->nbuffers, (int)atomic_load(&dev->shared->owner_pid));
+            return -EBUSY;
+        }
         dev->fmt = pix;
     }
     memset(&f->fmt, 0, sizeof f->fmt);
@@ -554,13 +562,19 @@ static int streamon(struct vcam_open *op, const int *type) {
     if (queue_busy(op)) return -EBUSY;
     if (!dev->nbuffers) return -EINVAL;
     if (dev->streaming) return 0;
+    while (dev->producer_alive) pthread_cond_wait(&dev->cond, &dev->lock);   // a stopping stream's thread
     dev->streaming = true;
     dev->sequence = 0;
-    if (pthread_create(&dev->producer, NULL, producer_main, dev) != 0) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int created = pthread_create(&dev->producer, &attr, producer_main, dev);
+    pthread_attr_destroy(&attr);
+    if (created != 0) {
         dev->streaming = false;
         return -ENOMEM;
     }
-    dev->producer_running = true;
+    dev->producer_alive = true;
     return 0;
 }
 
@@ -629,7 +643,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     if (op->dead) return -ENODEV;
     if (vcam_fault_unplugged(dev)) {
         pthread_mutex_lock(&dev->lock);
-        handle_unplug_locked(dev, false);
+        handle_unplug_locked(dev);
         pthread_mutex_unlock(&dev->lock);
         return -ENODEV;
     }

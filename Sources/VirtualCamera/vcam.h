@@ -90,7 +90,7 @@ struct vcam_device {
     int queued[VCAM_MAX_BUFFERS], nqueued;     // FIFO of buffer indexes given to the "hardware"
     int done[VCAM_MAX_BUFFERS], ndone;         // FIFO of filled buffer indexes
     bool streaming;
-    bool producer_running;
+    bool producer_alive;              // the producer thread has not finished yet (it clears this)
     pthread_t producer;
     uint32_t sequence;
     struct vcam_open *opens;          // every open file handle of this device (linked by next)
