@@ -420,12 +420,7 @@ static int format_ioctl(struct vcam_open *op, unsigned long request, struct v4l2
     struct v4l2_pix_format pix;
     vcam_fill_format(dev, &pix, f->fmt.pix.pixelformat, f->fmt.pix.width, f->fmt.pix.height);
     if (request == VIDIOC_S_FMT) {
-        if (queue_busy(op) || dev->nbuffers) {
-            if (getenv("VCAM_DEBUG"))
-                fprintf(stderr, "vcam: S_FMT busy on %s: owner %p (me %p), %d buffers, owner pid %d\n", dev->path,
-                        (void *)dev->queue_owner, (void *)op, dev->nbuffers, (int)atomic_load(&dev->shared->owner_pid));
-            return -EBUSY;
-        }
+        if (queue_busy(op) || dev->nbuffers) return -EBUSY;
         dev->fmt = pix;
     }
     memset(&f->fmt, 0, sizeof f->fmt);
