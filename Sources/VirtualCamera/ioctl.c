@@ -354,6 +354,27 @@ static uint32_t buffer_caps(void) {
     return V4L2_BUF_CAP_SUPPORTS_MMAP | V4L2_BUF_CAP_SUPPORTS_ORPHANED_BUFS;
 }
 
+// ---- the device-wide format -----------------------------------------------------------------------
+// Like a real device, the format and frame rate belong to the device, not to a file handle or process.
+
+static void load_format_locked(struct vcam_device *dev) {
+    uint32_t fourcc = atomic_load(&dev->shared->format[0]);
+    if (!fourcc) return;
+    struct v4l2_pix_format pix;
+    vcam_fill_format(dev, &pix, fourcc, atomic_load(&dev->shared->format[1]), atomic_load(&dev->shared->format[2]));
+    dev->fmt = pix;
+    uint32_t rate = atomic_load(&dev->shared->format[3]);
+    for (int i = 0; i < dev->nrates; i++)
+        if (dev->rates[i] == rate) dev->rate = rate;
+}
+
+static void store_format_locked(struct vcam_device *dev) {
+    atomic_store(&dev->shared->format[1], dev->fmt.width);
+    atomic_store(&dev->shared->format[2], dev->fmt.height);
+    atomic_store(&dev->shared->format[3], dev->rate);
+    atomic_store(&dev->shared->format[0], dev->fmt.pixelformat);
+}
+
 // ---- ioctls -------------------------------------------------------------------------------------
 
 static int querycap(struct vcam_device *dev, struct v4l2_capability *cap) {
@@ -422,6 +443,7 @@ static int format_ioctl(struct vcam_open *op, unsigned long request, struct v4l2
     if (request == VIDIOC_S_FMT) {
         if (queue_busy(op) || dev->nbuffers) return -EBUSY;
         dev->fmt = pix;
+        store_format_locked(dev);
     }
     memset(&f->fmt, 0, sizeof f->fmt);
     f->fmt.pix = pix;
@@ -445,6 +467,7 @@ static int parm_ioctl(struct vcam_open *op, unsigned long request, struct v4l2_s
                 if ((d < 0 ? -d : d) < (bd < 0 ? -bd : bd)) best = dev->rates[i];
             }
             dev->rate = best;
+            store_format_locked(dev);
         }
     }
     memset(&p->parm, 0, sizeof p->parm);
@@ -696,6 +719,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     }
 
     pthread_mutex_lock(&dev->lock);
+    if (!dev->nbuffers) load_format_locked(dev);   // buffers pin the format they were made for
     int r;
     switch (request) {
     case VIDIOC_ENUMINPUT:

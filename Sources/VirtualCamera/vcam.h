@@ -55,6 +55,7 @@ struct vcam_shared {
     _Atomic uint64_t focus_busy_until; // CLOCK_MONOTONIC ns; auto_focus_status is BUSY until then
     _Atomic uint32_t strobe_pending;   // frames left to be lit by a flash strobe
     _Atomic uint32_t generation;       // bumped on every control change (render cache key)
+    _Atomic uint32_t format[4];        // current fourcc, width, height, frames per second (0: default)
 };
 
 struct vcam_device {
