@@ -165,6 +165,26 @@ void vcam_open_started(struct vcam_open *op);
 void vcam_forget_buffer_mappings(struct vcam_buffer *buf);
 void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint32_t fourcc, uint32_t w, uint32_t h);
 
+// buffers.c
+void vcam_buffers_free_list(struct vcam_buffer **list, int n);
+void vcam_buffers_free_locked(struct vcam_device *dev);
+int vcam_buffers_alloc_locked(struct vcam_device *dev, uint32_t count, uint32_t size);
+void vcam_buffer_report(struct vcam_buffer *b, struct v4l2_buffer *out);
+
+// signal_socket.c
+void vcam_socket_signal_ready(struct vcam_open *op);
+void vcam_socket_take_ready(struct vcam_open *op);
+void vcam_socket_drain(struct vcam_open *op);
+void vcam_socket_signal_event(struct vcam_open *op);
+void vcam_socket_consume_event(struct vcam_open *op);
+void vcam_socket_reset(struct vcam_open *op);
+
+// producer.c
+void *vcam_producer_main(void *device);
+
+// unplug.c
+void vcam_unplug_locked(struct vcam_device *dev);
+
 // frames.c
 struct vcam_renderer;
 struct vcam_renderer *vcam_renderer_new(void);
