@@ -500,9 +500,7 @@ void vcam_event_push_locked(struct vcam_open *op, const struct v4l2_event *ev) {
     uint64_t now = vcam_now_ns();
     e->timestamp.tv_sec = (time_t)(now / 1000000000ull);
     e->timestamp.tv_nsec = (long)(now % 1000000000ull);
-    if (!op->oob_pending && op->peer_fd >= 0 &&
-        send(op->peer_fd, "!", 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
-        op->oob_pending = true;
+    vcam_socket_signal_event(op);
 }
 
 static void remember_values_locked(struct vcam_device *dev);
@@ -577,16 +575,7 @@ static int dqevent(struct vcam_open *op, struct v4l2_event *ev) {
     *ev = op->events[0];
     memmove(op->events, op->events + 1, sizeof op->events[0] * (size_t)--op->nevents);
     ev->pending = (uint32_t)op->nevents;
-    if (!op->nevents && op->oob_pending) {
-        char c;
-        for (int i = 0; i < 50; i++) {
-            if (recv(op->own_fd, &c, 1, MSG_OOB | MSG_DONTWAIT) == 1) break;
-            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINVAL) break;
-            struct timespec ts = {0, 100000};
-            nanosleep(&ts, NULL);
-        }
-        op->oob_pending = false;
-    }
+    if (!op->nevents) vcam_socket_consume_event(op);
     return 0;
 }
 

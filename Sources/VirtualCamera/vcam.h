@@ -55,6 +55,7 @@ struct vcam_shared {
     _Atomic uint64_t focus_busy_until; // CLOCK_MONOTONIC ns; auto_focus_status is BUSY until then
     _Atomic uint32_t strobe_pending;   // frames left to be lit by a flash strobe
     _Atomic uint32_t generation;       // bumped on every control change (render cache key)
+    _Atomic uint32_t format[4];        // current fourcc, width, height, frames per second (0: default)
 };
 
 struct vcam_device {
@@ -90,7 +91,7 @@ struct vcam_device {
     int queued[VCAM_MAX_BUFFERS], nqueued;     // FIFO of buffer indexes given to the "hardware"
     int done[VCAM_MAX_BUFFERS], ndone;         // FIFO of filled buffer indexes
     bool streaming;
-    bool producer_running;
+    bool producer_alive;              // the producer thread has not finished yet (it clears this)
     pthread_t producer;
     uint32_t sequence;
     struct vcam_open *opens;          // every open file handle of this device (linked by next)
@@ -163,6 +164,26 @@ void vcam_release_open(struct vcam_open *op);
 void vcam_open_started(struct vcam_open *op);
 void vcam_forget_buffer_mappings(struct vcam_buffer *buf);
 void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint32_t fourcc, uint32_t w, uint32_t h);
+
+// buffers.c
+void vcam_buffers_free_list(struct vcam_buffer **list, int n);
+void vcam_buffers_free_locked(struct vcam_device *dev);
+int vcam_buffers_alloc_locked(struct vcam_device *dev, uint32_t count, uint32_t size);
+void vcam_buffer_report(struct vcam_buffer *b, struct v4l2_buffer *out);
+
+// signal_socket.c
+void vcam_socket_signal_ready(struct vcam_open *op);
+void vcam_socket_take_ready(struct vcam_open *op);
+void vcam_socket_drain(struct vcam_open *op);
+void vcam_socket_signal_event(struct vcam_open *op);
+void vcam_socket_consume_event(struct vcam_open *op);
+void vcam_socket_reset(struct vcam_open *op);
+
+// producer.c
+void *vcam_producer_main(void *device);
+
+// unplug.c
+void vcam_unplug_locked(struct vcam_device *dev);
 
 // frames.c
 struct vcam_renderer;

@@ -90,6 +90,18 @@ import Testing
         #expect(try client.control(ControlID.brightness) == 17)
     }
 
+    @Test func formatSetByAnotherProcessIsTheDeviceFormat() throws {
+        let client = try V4L2TestClient(device.path)
+        defer { try? client.setFormat(width: 640, height: 480) }
+        let set = try runTool("v4l2-ctl", ["-d", device.path, "--set-fmt-video=width=1280,height=720,pixelformat=NV12"])
+        #expect(set.status == 0, "\(set.combined)")
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        try client.check("VIDIOC_G_FMT", gstcam_vidioc_g_fmt(), &format)
+        #expect(format.fmt.pix.width == 1280 && format.fmt.pix.height == 720)
+        #expect(format.fmt.pix.pixelformat == gstcam_fourcc_nv12())
+    }
+
     @Test func controlChangedByAnotherProcessArrivesAsAnEvent() throws {
         let client = try V4L2TestClient(device.path)
         defer { try? client.setControl(ControlID.zoomAbsolute, 100) }
