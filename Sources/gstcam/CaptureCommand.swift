@@ -16,6 +16,7 @@ enum CaptureCommand: Command {
                              or not at all.
       --dir DIR              Save into DIR under a new gallery name instead of the gallery folder.
       --overwrite            Replace FILE if it exists (otherwise an existing file is an error).
+      --flash                Fire the camera's flash LED for the photo.
       --latest               Point latest.jpg in the photo's folder at the new photo.
       --warmup N             Frames to let pass first so exposure and white balance settle (default 15;
                              0 takes the first frame).
@@ -33,6 +34,7 @@ enum CaptureCommand: Command {
         let directory = try arguments.option("--dir")
         let overwrite = arguments.flag("--overwrite")
         let latest = arguments.flag("--latest")
+        let flash = arguments.flag("--flash")
         let warmup = try arguments.int("--warmup", minimum: 0) ?? 15
         if let quality = try arguments.option("--quality", as: "a quality from 1 to 100", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }) {
             camera.configuration.jpegQuality = quality
@@ -43,7 +45,7 @@ enum CaptureCommand: Command {
         try arguments.finish()
         if preview {
             if output != nil { throw UsageError("--preview saves into the gallery or --dir DIR, not -o FILE") }
-            return try await PickerScreen.run(configuration: camera.configuration, directory: directory, json: json)
+            return try await PickerScreen.run(camera: camera, directory: directory, json: json)
         }
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
         if output == "-", latest { throw UsageError("--latest needs a saved photo, not -o -") }
@@ -57,6 +59,7 @@ enum CaptureCommand: Command {
         defer { session.stop() }
         do {
             try await session.start()
+            try await camera.adjust(session)
             if warmup > 1 {
                 for await frame in session.frames() where frame.number >= warmup { break }
             }
@@ -65,8 +68,8 @@ enum CaptureCommand: Command {
                 return
             }
             let photo = output == nil
-                ? try await session.capturePhoto(into: PhotoLibrary(directory: directory), format: format ?? .jpeg)
-                : try await session.capturePhoto(to: output!, format: format, overwrite: overwrite)
+                ? try await session.capturePhoto(into: PhotoLibrary(directory: directory), format: format ?? .jpeg, flash: flash)
+                : try await session.capturePhoto(to: output!, format: format, overwrite: overwrite, flash: flash)
             session.stop()
             if latest { try PhotoLibrary.updateLatestLink(to: photo.path) }
             if json {

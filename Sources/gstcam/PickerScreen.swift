@@ -5,13 +5,13 @@ import GstCamera
 /// frames the shot and presses space or Enter; the photo's path is printed and the command exits 0. Esc, q or
 /// closing the window cancels: exit status 2 (ExitStatus.cancelled) and no file.
 enum PickerScreen {
-    static func run(configuration: CameraConfiguration, directory: String?, json: Bool) async throws {
-        var configuration = configuration
+    static func run(camera: CameraOptions, directory: String?, json: Bool) async throws {
+        var camera = camera
         let output = PreviewOutput(sink: nil, environment: ProcessInfo.processInfo.environment)
         guard output != .none else {
             throw UsageError("--preview needs a display or a terminal to show the camera in")
         }
-        let ending = try await PreviewCommand.runScreen(configuration: &configuration, output: output, duration: nil, json: json,
+        let ending = try await PreviewCommand.runScreen(camera: &camera, output: output, duration: nil, json: json,
                                                         picker: true, library: PhotoLibrary(directory: directory))
         guard case let .photo(photo) = ending else {
             Standard.error.write("gstcam: cancelled; no photo was taken.\n")

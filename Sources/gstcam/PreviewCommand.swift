@@ -37,13 +37,14 @@ enum PreviewCommand: Command {
         try arguments.finish()
         if let send { return try ScreenRemote.send(send, configuration: camera.configuration) }
         let output = PreviewOutput(sink: sink, environment: ProcessInfo.processInfo.environment)
-        _ = try await runScreen(configuration: &camera.configuration, output: output, duration: duration, json: json, picker: false)
+        _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false)
     }
 
     /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
-    static func runScreen(configuration: inout CameraConfiguration, output: PreviewOutput, duration: Double?, json: Bool,
+    static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
                           picker: Bool, library: PhotoLibrary = PhotoLibrary()) async throws -> PreviewScreen.Ending? {
-        if case let .window(sink) = output { configuration.displaySink = sink }
+        if case let .window(sink) = output { camera.configuration.displaySink = sink }
+        let configuration = camera.configuration
         let session = try CameraSession(configuration: configuration)
         let window = output == .none || output == .terminal ? nil : CameraScreen(session: session)
         let cameraOperator = CameraOperator(session: session, library: library)
@@ -58,6 +59,7 @@ enum PreviewCommand: Command {
             _ = shutter
         }
         try await session.start()
+        try await camera.adjust(session)
         // Other gstcam commands for this camera reach this session through its socket; SIGUSR1 also captures.
         var server: CameraRemoteServer?
         if let path = RemoteSocketPath.path(for: configuration) {

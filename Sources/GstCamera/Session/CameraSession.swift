@@ -25,6 +25,9 @@ public final class CameraSession: Sendable {
         var device: String?
         /// Its card name (VIDIOC_QUERYCAP), for photo metadata.
         var cameraName: String?
+        /// The live `source` element's address: errors from a `source` that is neither this one nor a switch's
+        /// candidate come from one already replaced.
+        var sourceOrigin: UInt
     }
 
     struct Shared {
@@ -135,13 +138,15 @@ public final class CameraSession: Sendable {
         do {
             let built = try buildPipeline()
             shared.withLock { $0.pipeline = built }
+            _ = try applyConfiguredControls(device: built.device)
             startBusThread(built)
             if built.pipeline.setState(GST_STATE_PLAYING) == .failure {
                 // The bus usually says why; give it a moment to arrive before reporting a bare failure.
                 _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "GStreamer refused the state change")
             }
-            try applyZoom(shared.withLock { $0.zoom }, to: built)
+            let zoom = try applyZoom(shared.withLock { $0.zoom }, to: built)
+            shared.withLock { $0.zoom = zoom }
             let what = "The first frame from \(built.device ?? pipelineFile.path)"
             try await firstFrame.value(timeout: configuration.startTimeout, what: what)
             transition(to: .running)
@@ -201,6 +206,9 @@ public final class CameraSession: Sendable {
         preview.set("max-buffers", UInt32(1))
         preview.set("sync", false)
         preview.set("emit-signals", false)
+        // Frames are copied out at once; holding the last one would pin a camera buffer (and, on a switch, the
+        // previous camera's queue).
+        preview.set("enable-last-sample", false)
         AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
             try addDisplayBranch(sink: sink, file: branchFile, pipeline: pipeline, tee: tee)
@@ -209,7 +217,8 @@ public final class CameraSession: Sendable {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name)
+        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name,
+                        sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer))
     }
 
     static let requiredElements: [(String, String)] = [
@@ -289,17 +298,19 @@ public final class CameraSession: Sendable {
         switch message {
         // The window sink, or an element inside it (autovideosink's child, glimagesink's inner sink; the debug text
         // carries the element path), e.g. "Output window was closed".
-        case let .error(source, _, _, text, debug) where (source.hasPrefix("display") || debug?.contains(":display/") == true)
-                                                          && shared.withLock({ $0.displayBranchFailed }) != nil:
-            shared.withLock { $0.displayBranchFailed }?(text)
-        case let .error(source, domain, code, text, debug):
-            let current = shared.withLock { $0.pipeline?.device } ?? device
-            let error = CameraError.fromBus(source: source, domain: domain, code: code, message: text, debug: debug, device: current)
-            if source == "source", let sourceSwitch = shared.withLock({ $0.sourceSwitch }) {
-                sourceSwitch.started.fail(CameraError.fromBus(source: source, domain: domain, code: code, message: text,
-                                                              debug: debug, device: sourceSwitch.target))
+        case .error(let error) where (error.source.hasPrefix("display") || error.debug?.contains(":display/") == true)
+                                     && shared.withLock({ $0.displayBranchFailed }) != nil:
+            shared.withLock { $0.displayBranchFailed }?(error.message)
+        case .error(let error):
+            // A source a camera switch already removed may still report; the switch has dealt with it.
+            if error.fromDetachedElement { return }
+            let (sourceSwitch, live) = shared.withLock { ($0.sourceSwitch, $0.pipeline) }
+            if let sourceSwitch, error.origin == sourceSwitch.origin {
+                sourceSwitch.started.fail(CameraError.fromBus(error, device: sourceSwitch.target))
+            } else if error.source == "source", let live, error.origin != live.sourceOrigin {
+                return  // a replaced source's late word (a failed candidate reports twice)
             } else {
-                fail(error)
+                fail(CameraError.fromBus(error, device: live?.device ?? device))
             }
         case .forwarded(.endOfStream(let source)) where source == PhotoCapture.sinkName:
             shared.withLock { $0.capture }?.fileWritten()
@@ -357,19 +368,21 @@ public final class CameraSession: Sendable {
     /// Takes a photo from the running pipeline and writes it to `path` as a JPEG. The folder and the name are
     /// checked before the pipeline is touched; the file appears whole (temporary name, then rename) and an
     /// existing file is replaced only with `overwrite`. The preview keeps flowing meanwhile.
-    /// The format is `format`, else the one the file name's extension names, else JPEG.
-    public func capturePhoto(to path: String, format: PhotoFormat? = nil, overwrite: Bool = false) async throws -> Photo {
+    /// The format is `format`, else the one the file name's extension names, else JPEG. With `flash`, the
+    /// camera's flash LED fires for the photo (`flashUnavailable` on cameras without one).
+    public func capturePhoto(to path: String, format: PhotoFormat? = nil, overwrite: Bool = false,
+                             flash: Bool = false) async throws -> Photo {
         try await capturePhoto(to: path, format: format ?? PhotoFormat(path: path) ?? .jpeg,
-                               collision: PhotoNameCollision(overwrite: overwrite))
+                               collision: PhotoNameCollision(overwrite: overwrite), flash: flash)
     }
 
     /// Takes a photo into `library` (the Pictures folder by default) under a new `IMG_<date>_<time>.jpg` name.
-    public func capturePhoto(into library: PhotoLibrary, format: PhotoFormat = .jpeg) async throws -> Photo {
+    public func capturePhoto(into library: PhotoLibrary, format: PhotoFormat = .jpeg, flash: Bool = false) async throws -> Photo {
         try library.createDirectory()
-        return try await capturePhoto(to: library.newPhotoPath(format: format), format: format, collision: .addSuffix)
+        return try await capturePhoto(to: library.newPhotoPath(format: format), format: format, collision: .addSuffix, flash: flash)
     }
 
-    func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision) async throws -> Photo {
+    func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision, flash: Bool = false) async throws -> Photo {
         let started = ContinuousClock.now
         let capture = PhotoCapture()
         let pipeline: Pipeline = try shared.withLock { shared in
@@ -383,13 +396,15 @@ public final class CameraSession: Sendable {
         defer { shared.withLock { if $0.capture === capture { $0.capture = nil } } }
         await operations.begin()
         defer { operations.end() }
+        let flashControls = try flash ? flashReadyControls() : nil
         let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: format)
         do {
             let parameters = format == .jpeg ? ["quality": "\(min(100, max(1, configuration.jpegQuality)))"] : [:]
             let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
             let size = try await capture.take(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFiles[format]!,
                                               parameters: parameters, tags: tags, output: output,
-                                              frameTimeout: .seconds(5))
+                                              frameTimeout: .seconds(5),
+                                              beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let saved = try output.commit()
             let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)
             let observers = shared.withLock { Array($0.eventObservers.values) }

@@ -6,7 +6,9 @@ import Synchronization
 /// file sink has handled that EOS (its forwarded EOS message: only then has filesink written its data).
 /// The preview keeps flowing throughout because the tee's other branches are never blocked.
 final class PhotoCapture: Sendable {
-    private enum Gate { case closed, open, passed }
+    /// Closed until the branch runs; then open for the first frame whose timestamp is at least `notBefore`
+    /// (a flash photo must not take a frame exposed before the strobe); then passed.
+    private enum Gate: Equatable { case closed, open(notBefore: UInt64), passed }
 
     /// The name the photo branch file gives its file sink (pipelines/README.md).
     static let sinkName = "photo-sink"
@@ -25,8 +27,10 @@ final class PhotoCapture: Sendable {
     }
 
     /// Writes one frame to `output.temporaryPath`; returns the frame's size.
+    /// `beforeFrame` runs just before the branch accepts a frame (e.g. to fire the flash).
     func take(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String], tags: PhotoTags,
-              output: AtomicPhotoWriter, frameTimeout: Duration) async throws -> (width: Int, height: Int) {
+              output: AtomicPhotoWriter, frameTimeout: Duration,
+              beforeFrame: (() throws -> Void)? = nil) async throws -> (width: Int, height: Int) {
         let bin = try PipelineParser.parseBin(try branch.description(with: parameters), file: branch.path)
         if let tagger = bin.child(named: "tagger") { tags.apply(to: tagger) }
         guard let sink = bin.child(named: Self.sinkName) else {
@@ -47,9 +51,11 @@ final class PhotoCapture: Sendable {
         guard let teePad = tee.requestPad("src_%u") else {
             throw CameraError.badPipelineFile(file: branch.path, detail: "the tee \"split\" gave no new branch pad")
         }
-        teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [self] _ in
-            self.gate.withLock { gate in
-                guard gate == .open else { return GST_PAD_PROBE_DROP }
+        teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [self] data in
+            let timestamp = data.buffer.map { gstcam_buffer_pts($0) } ?? gstcam_clock_time_none()
+            return self.gate.withLock { gate in
+                guard case .open(let notBefore) = gate,
+                      timestamp == gstcam_clock_time_none() || UInt64(timestamp) >= notBefore else { return GST_PAD_PROBE_DROP }
                 gate = .passed
                 return GST_PAD_PROBE_OK
             }
@@ -74,7 +80,12 @@ final class PhotoCapture: Sendable {
         guard teePad.link(to: branchInput) == .ok else {
             throw CameraError.negotiationFailed(device: nil, detail: "the photo branch could not be linked to the tee")
         }
-        gate.withLock { $0 = .open }
+        var notBefore: UInt64 = 0
+        if let beforeFrame {
+            try beforeFrame()
+            notBefore = UInt64(gst_element_get_current_running_time(pipeline.pointer))
+        }
+        gate.withLock { $0 = .open(notBefore: notBefore) }
         try await encoded.value(timeout: frameTimeout, what: "A frame for the photo")
         let size = teePad.currentCaps?.videoInfo.map { (width: $0.width, height: $0.height) } ?? (0, 0)
         // EOS after the one frame; the session calls fileWritten() when the sink's EOS message arrives.
