@@ -51,7 +51,7 @@ enum CaptureCommand: Command {
         if output == "-", latest { throw UsageError("--latest needs a saved photo, not -o -") }
 
         if output != "-", format == nil || format == .jpeg, try ScreenRemote.capture(
-            configuration: camera.configuration, output: output, directory: directory, overwrite: overwrite, latest: latest, json: json) {
+            camera: camera, output: output, directory: directory, overwrite: overwrite, latest: latest, json: json) {
             return
         }
         let session = try CameraSession(configuration: camera.configuration)

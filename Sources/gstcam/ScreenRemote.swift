@@ -6,9 +6,9 @@ import GstCamera
 enum ScreenRemote {
     /// Takes the photo through a running session and prints it as `gstcam capture` does; false when no session
     /// serves this camera (a stale socket is removed, and the caller opens the camera itself).
-    static func capture(configuration: CameraConfiguration, output: String?, directory: String?, overwrite: Bool,
+    static func capture(camera: CameraOptions, output: String?, directory: String?, overwrite: Bool,
                         latest: Bool, json: Bool) throws -> Bool {
-        guard let path = RemoteSocketPath.path(for: configuration) else { return false }
+        guard let path = RemoteSocketPath.path(for: camera.configuration) else { return false }
         let client: CameraRemoteClient
         switch CameraRemoteClient.connect(to: path) {
         case .noSession: return false
@@ -17,6 +17,7 @@ enum ScreenRemote {
             return false
         case let .connected(connected): client = connected
         }
+        try applySettings(camera, through: client)
         var request: [String: any Sendable] = ["command": "capture"]
         if let output { request["path"] = absolute(output) }
         if let directory { request["directory"] = absolute(directory) }
@@ -32,6 +33,31 @@ enum ScreenRemote {
             print("Saved \(saved) (\(width)x\(height)) through the running preview")
         }
         return true
+    }
+
+    /// --zoom, --torch and --focus point:X,Y / once go to the running session first (printed to stderr as the
+    /// session reports them); settings the protocol has no request for are refused rather than silently dropped.
+    private static func applySettings(_ camera: CameraOptions, through client: CameraRemoteClient) throws {
+        var unsupported: [String] = []
+        if camera.exposure != nil { unsupported.append("--exposure") }
+        if !camera.configuration.controls.isEmpty { unsupported.append("--set") }
+        var requests: [[String: any Sendable]] = []
+        if let zoom = camera.zoom { requests.append(["command": "zoom", "factor": zoom]) }
+        if let torch = camera.torch { requests.append(["command": "torch", "on": torch]) }
+        switch camera.focus {
+        case .point(let point)?: requests.append(["command": "focus", "x": point.x, "y": point.y])
+        case .mode(.once)?: requests.append(["command": "focus", "mode": "once"])
+        case .mode?: unsupported.append("--focus auto/manual")
+        case nil: break
+        }
+        guard unsupported.isEmpty else {
+            throw RemoteProtocolError("a camera screen is running on this camera (\(client.path)) and "
+                + "\(unsupported.joined(separator: " and ")) cannot be applied through it: leave it out, or stop the preview")
+        }
+        for request in requests {
+            let reply = try client.request(request)
+            Standard.error.write((reply["message"] as? String ?? "applied") + "\n")
+        }
     }
 
     private static func absolute(_ path: String) -> String {

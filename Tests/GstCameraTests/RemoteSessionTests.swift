@@ -31,6 +31,11 @@ import Testing
         // A whole `gstcam capture` process through the session, not a camera start with warm-up (~1 s).
         #expect(roundTrip < 0.5, "round trip \(roundTrip) s")
         #expect(preview.process.isRunning)
+        // Settings go to the session first; ones the protocol cannot carry are refused, not dropped.
+        let zoomed = try runProcess(gstcamBinary, ["capture", "--device", "/dev/video0", "--zoom", "2"], environment: preview.environment())
+        #expect(zoomed.status == 0 && zoomed.error == "Zoom 2×\n", "\(zoomed.error)")
+        let exposure = try runProcess(gstcamBinary, ["capture", "--device", "/dev/video0", "--exposure", "auto"], environment: preview.environment())
+        #expect(exposure.status == 1 && exposure.error.contains("--exposure cannot be applied through it"), "\(exposure.error)")
     }
 
     @Test func malformedRequestsGetErrorRepliesAndTheSessionCarriesOn() throws {
