@@ -13,7 +13,7 @@ public final class CameraSession: Sendable {
     /// The parsed file, checked when the session is made so a broken file fails before any device work.
     private let pipelineFile: PipelineFile
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
-    private let photoBranchFiles: [PhotoFormat: PipelineFile]
+    let photoBranchFiles: [PhotoFormat: PipelineFile]
     private let displayBranchFile: PipelineFile?
 
     /// What exists only while a pipeline does.

@@ -1,0 +1,155 @@
+import CGStreamer
+
+extension CameraSession {
+    /// A burst (`interval` zero: as fast as the encoder goes) or a timelapse (one photo per `interval`) into
+    /// `library`, named `IMG_<start time>_0001.jpg`, `_0002`…, with the camera kept open between photos. `count`
+    /// nil runs until the consumer stops iterating or the session stops.
+    ///
+    /// Each photo is saved whole before it is yielded (temporary name, fsync, rename). The sequence ends by
+    /// throwing the first failure — a full disk, a vanished folder, the session stopping — after the photos
+    /// before it were yielded; nothing partial is left under a photo's name.
+    public func photos(count: Int? = nil, interval: Duration = .zero, into library: PhotoLibrary,
+                       format: PhotoFormat = .jpeg) -> AsyncThrowingStream<BurstPhoto, any Error> {
+        let names = library.newBurst(format: format)
+        return photoSequence(count: count, interval: interval, format: format, collision: .addSuffix,
+                             prepare: { try library.createDirectory() }, path: names.path(forShot:))
+    }
+
+    /// The same into numbered files (see `NumberedPhotoNames`); an existing file ends the sequence with
+    /// `outputExists` unless `overwrite`. The format is `format`, else the pattern's extension, else JPEG.
+    public func photos(count: Int? = nil, interval: Duration = .zero, to names: NumberedPhotoNames,
+                       format: PhotoFormat? = nil, overwrite: Bool = false) -> AsyncThrowingStream<BurstPhoto, any Error> {
+        let format = format ?? PhotoFormat(path: names.path(forShot: 1)) ?? .jpeg
+        return photoSequence(count: count, interval: interval, format: format,
+                             collision: PhotoNameCollision(overwrite: overwrite), prepare: {}, path: names.path(forShot:))
+    }
+
+    /// How many frames a burst keeps in the encoder at once: one being encoded while the previous is written.
+    static let burstDepth = 2
+
+    private func photoSequence(count: Int?, interval: Duration, format: PhotoFormat, collision: PhotoNameCollision,
+                               prepare: @escaping @Sendable () throws -> Void,
+                               path: @escaping @Sendable (Int) -> String) -> AsyncThrowingStream<BurstPhoto, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: BurstPhoto.self)
+        let task = Task {
+            do {
+                try prepare()
+                try await self.takePhotos(count: count.map { max(0, $0) }, interval: max(.zero, interval),
+                                          format: format, collision: collision, path: path) { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func takePhotos(count: Int?, interval: Duration, format: PhotoFormat, collision: PhotoNameCollision,
+                            path: (Int) -> String, yield: (BurstPhoto) -> Void) async throws {
+        let limit = count ?? Int.max
+        guard limit > 0 else { return }
+        let pipeline: Pipeline = try shared.withLock { shared in
+            guard case .running = shared.state, let pipeline = shared.pipeline else {
+                throw CameraError.notRunning(state: shared.state.description)
+            }
+            return pipeline
+        }
+        let parameters = format == .jpeg ? ["quality": "\(min(100, max(1, configuration.jpegQuality)))"] : [:]
+        await operations.begin()
+        let branch: BurstBranch
+        do {
+            branch = try BurstBranch(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFiles[format]!,
+                                     parameters: parameters)
+        } catch {
+            operations.end()
+            throw error
+        }
+        operations.end()
+        let watcher = abortWhenStopped(branch)
+        do {
+            try await shoot(limit: limit, interval: interval, branch: branch, format: format, collision: collision,
+                            path: path, yield: yield)
+        } catch {
+            watcher.cancel()
+            await removeBranch(branch)
+            throw error
+        }
+        watcher.cancel()
+        await removeBranch(branch)
+    }
+
+    private struct Shot {
+        let number: Int
+        let requested: ContinuousClock.Instant
+        let missed: Int
+        let late: Duration
+        let image: OneShot<BurstBranch.EncodedImage>
+    }
+
+    private func shoot(limit: Int, interval: Duration, branch: BurstBranch, format: PhotoFormat,
+                       collision: PhotoNameCollision, path: (Int) -> String, yield: (BurstPhoto) -> Void) async throws {
+        let clock = ContinuousClock()
+        var schedule = interval > .zero ? BurstSchedule(start: clock.now, interval: interval) : nil
+        var inFlight: [Shot] = []
+        var requested = 0
+        func request(missed: Int = 0, late: Duration = .zero) throws {
+            requested += 1
+            let tags = PhotoTags(cameraName: shared.withLock { $0.pipeline?.cameraName }, zoomFactor: zoom.factor)
+            inFlight.append(Shot(number: requested, requested: clock.now, missed: missed, late: late,
+                                 image: try branch.requestFrame(tags: tags)))
+        }
+        /// A burst keeps `burstDepth` frames in the encoder; a timelapse requests each at its tick.
+        func topUp() async throws {
+            if var timelapse = schedule {
+                guard inFlight.isEmpty, requested < limit else { return }
+                let next = timelapse.nextShot(readyAt: clock.now)
+                schedule = timelapse
+                try await Task.sleep(until: next.due, clock: clock)
+                try request(missed: next.missed, late: next.late)
+            } else {
+                while inFlight.count < Self.burstDepth, requested < limit { try request() }
+            }
+        }
+        var saved = 0
+        while saved < limit {
+            try Task.checkCancellation()
+            try await topUp()
+            let shot = inFlight.removeFirst()
+            let image = try await shot.image.value(timeout: .seconds(5), what: "A frame for photo \(shot.number)")
+            // The next frame is encoded while this one is written.
+            if schedule == nil { try await topUp() }
+            let savedPath = try AtomicPhotoWriter.write(image.bytes, to: path(shot.number), collision: collision, format: format)
+            let photo = Photo(path: savedPath, width: image.width, height: image.height,
+                              duration: clock.now - shot.requested)
+            saved += 1
+            let observers = shared.withLock { Array($0.eventObservers.values) }
+            for observer in observers { observer.yield(.photoSaved(photo)) }
+            yield(BurstPhoto(number: shot.number, photo: photo, missedIntervals: shot.missed, late: shot.late))
+        }
+    }
+
+    /// Ends the burst's waits as soon as the session stops or fails (Ctrl-C, an unplugged camera).
+    private func abortWhenStopped(_ branch: BurstBranch) -> Task<Void, Never> {
+        let events = events()
+        return Task { [weak self] in
+            for await event in events {
+                if case .stateChanged(let state) = event {
+                    switch state {
+                    case .stopped: branch.abort(.notRunning(state: state.description)); return
+                    case .failed(let error): branch.abort(error); return
+                    default: break
+                    }
+                }
+            }
+            // The stream ended without a state change: the session was already over, or the burst finished.
+            if !Task.isCancelled { branch.abort(.notRunning(state: self?.state.description ?? "stopped")) }
+        }
+    }
+
+    private func removeBranch(_ branch: BurstBranch) async {
+        await operations.begin()
+        branch.remove()
+        operations.end()
+    }
+}
