@@ -55,28 +55,9 @@ extension CameraSession {
             }
             return pipeline
         }
-        let parameters = format == .jpeg ? ["quality": "\(min(100, max(1, configuration.jpegQuality)))"] : [:]
-        await operations.begin()
-        let branch: BurstBranch
-        do {
-            branch = try BurstBranch(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFiles[format]!,
-                                     parameters: parameters)
-        } catch {
-            operations.end()
-            throw error
-        }
-        operations.end()
-        let watcher = abortWhenStopped(branch)
-        do {
-            try await shoot(limit: limit, interval: interval, branch: branch, format: format, collision: collision,
-                            path: path, yield: yield)
-        } catch {
-            watcher.cancel()
-            await removeBranch(branch)
-            throw error
-        }
-        watcher.cancel()
-        await removeBranch(branch)
+        let branch = try pipeline.shutter.branch(for: format)
+        try await shoot(limit: limit, interval: interval, branch: branch, format: format, collision: collision,
+                        path: path, yield: yield)
     }
 
     private struct Shot {
@@ -84,10 +65,10 @@ extension CameraSession {
         let requested: ContinuousClock.Instant
         let missed: Int
         let late: Duration
-        let image: OneShot<BurstBranch.EncodedImage>
+        let image: OneShot<PhotoBranch.EncodedImage>
     }
 
-    private func shoot(limit: Int, interval: Duration, branch: BurstBranch, format: PhotoFormat,
+    private func shoot(limit: Int, interval: Duration, branch: PhotoBranch, format: PhotoFormat,
                        collision: PhotoNameCollision, path: (Int) -> String, yield: (BurstPhoto) -> Void) async throws {
         let clock = ContinuousClock()
         var schedule = interval > .zero ? BurstSchedule(start: clock.now, interval: interval) : nil
@@ -111,12 +92,20 @@ extension CameraSession {
                 while inFlight.count < Self.burstDepth, requested < limit { try request() }
             }
         }
+        // Frames still requested when the sequence ends early are withdrawn, so they go to no one else's photo.
+        defer { for pending in inFlight { branch.withdraw(pending.image) } }
         var saved = 0
         while saved < limit {
             try Task.checkCancellation()
             try await topUp()
             let shot = inFlight.removeFirst()
-            let image = try await shot.image.value(timeout: .seconds(5), what: "A frame for photo \(shot.number)")
+            let image: PhotoBranch.EncodedImage
+            do {
+                image = try await shot.image.value(timeout: .seconds(5), what: "A frame for photo \(shot.number)")
+            } catch {
+                branch.withdraw(shot.image)
+                throw error
+            }
             // The next frame is encoded while this one is written.
             if schedule == nil { try await topUp() }
             let savedPath = try AtomicPhotoWriter.write(image.bytes, to: path(shot.number), collision: collision, format: format)
@@ -129,27 +118,4 @@ extension CameraSession {
         }
     }
 
-    /// Ends the burst's waits as soon as the session stops or fails (Ctrl-C, an unplugged camera).
-    private func abortWhenStopped(_ branch: BurstBranch) -> Task<Void, Never> {
-        let events = events()
-        return Task { [weak self] in
-            for await event in events {
-                if case .stateChanged(let state) = event {
-                    switch state {
-                    case .stopped: branch.abort(.notRunning(state: state.description)); return
-                    case .failed(let error): branch.abort(error); return
-                    default: break
-                    }
-                }
-            }
-            // The stream ended without a state change: the session was already over, or the burst finished.
-            if !Task.isCancelled { branch.abort(.notRunning(state: self?.state.description ?? "stopped")) }
-        }
-    }
-
-    private func removeBranch(_ branch: BurstBranch) async {
-        await operations.begin()
-        branch.remove()
-        operations.end()
-    }
 }

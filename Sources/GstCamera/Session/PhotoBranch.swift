@@ -1,14 +1,15 @@
 import CGStreamer
 import Synchronization
 
-/// The photo branch kept linked to the tee for a whole burst or timelapse, so consecutive shots cost one
-/// encode each instead of a branch being parsed, started, linked and torn down per photo.
+/// A photo branch kept linked to the tee for the life of the pipeline, so a photo costs one encode — no
+/// branch to parse, start, link and tear down per photo, and no renegotiation while the shutter is pressed.
+/// The photo is the next frame reaching the tee after the request: the one already in flight.
 ///
 /// It is the session's photo branch file with its file sink swapped for an appsink: encoded images arrive in
 /// memory and are saved by `AtomicPhotoWriter`, whose errors (ENOSPC, a vanished folder) name the file.
-/// Frames pass the tee pad only against a credit — one per requested shot — so the encoder never works on
+/// Frames pass the tee pad only against a credit — one per requested photo — so the encoder never works on
 /// frames nobody asked for and the preview's branch is never held back.
-final class BurstBranch: Sendable {
+final class PhotoBranch: Sendable {
     /// One encoded image, copied out of its GStreamer buffer.
     struct EncodedImage: Sendable {
         let bytes: [UInt8]
@@ -17,9 +18,10 @@ final class BurstBranch: Sendable {
     }
 
     private struct State {
-        var credits = 0
-        /// One slot per credited frame still on its way through the encoder, in order.
-        var waiting: [OneShot<EncodedImage>] = []
+        /// Requests whose frame has not reached the tee yet, oldest first: each is a credit for one frame.
+        var requested: [OneShot<EncodedImage>] = []
+        /// Requests whose frame passed the tee and is being encoded, in frame order.
+        var encoding: [OneShot<EncodedImage>] = []
         var failure: CameraError?
     }
 
@@ -31,18 +33,20 @@ final class BurstBranch: Sendable {
     private let branchInput: Pad
     private let tagger: Element?
 
-    static let sinkName = "burst-sink"
+    /// The name the photo branch file gives its file sink (pipelines/README.md); it is replaced by an appsink.
+    static let fileSinkName = "photo-sink"
+    static let sinkName = "photo-appsink"
 
     /// Parses `branch`, replaces its `photo-sink` with an appsink, and links it to a new pad of `tee`.
     init(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String]) throws {
         let bin = try PipelineParser.parseBin(try branch.description(with: parameters), file: branch.path)
-        guard let fileSink = bin.child(named: PhotoCapture.sinkName), let fileSinkInput = fileSink.staticPad("sink"),
+        guard let fileSink = bin.child(named: Self.fileSinkName), let fileSinkInput = fileSink.staticPad("sink"),
               let encoded = fileSinkInput.peer else {
-            throw CameraError.missingPipelineElement(file: branch.path, name: PhotoCapture.sinkName,
+            throw CameraError.missingPipelineElement(file: branch.path, name: Self.fileSinkName,
                                                      purpose: "the file sink that writes the photo")
         }
         guard let branchInput = bin.staticPad("sink") else {
-            throw CameraError.badPipelineFile(file: branch.path, detail: "the branch must start with an unlinked sink pad and end in \(PhotoCapture.sinkName)")
+            throw CameraError.badPipelineFile(file: branch.path, detail: "the branch must start with an unlinked sink pad and end in \(Self.fileSinkName)")
         }
         encoded.unlink(from: fileSinkInput)
         _ = bin.remove(fileSink)
@@ -55,7 +59,7 @@ final class BurstBranch: Sendable {
         sink.set("async", false)
         sink.set("emit-signals", false)
         guard bin.add(sink), let sinkInput = sink.staticPad("sink"), encoded.link(to: sinkInput) == .ok else {
-            throw CameraError.badPipelineFile(file: branch.path, detail: "the burst's sink could not be linked after the encoder")
+            throw CameraError.badPipelineFile(file: branch.path, detail: "the sink could not be linked after the encoder")
         }
         guard let teePad = tee.requestPad("src_%u") else {
             throw CameraError.badPipelineFile(file: branch.path, detail: "the tee \"split\" gave no new branch pad")
@@ -70,19 +74,20 @@ final class BurstBranch: Sendable {
         teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
             guard let self else { return GST_PAD_PROBE_DROP }
             return self.state.withLock { state in
-                guard state.credits > 0 else { return GST_PAD_PROBE_DROP }
-                state.credits -= 1
+                guard !state.requested.isEmpty else { return GST_PAD_PROBE_DROP }
+                state.encoding.append(state.requested.removeFirst())
                 return GST_PAD_PROBE_OK
             }
         }
         guard pipeline.add(bin) else {
             tee.releaseRequestPad(teePad)
-            throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the burst's photo branch could not join the pipeline")
+            throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the photo branch could not join the pipeline")
         }
-        // Running before linked, as in PhotoCapture: the renegotiation linking causes must find active pads.
+        // Running before linked: linking sends RECONFIGURE upstream, and the source's renegotiation must find
+        // the branch's pads active (an inactive branch answers caps queries with nothing: not-negotiated).
         guard bin.syncStateWithParent(), teePad.link(to: branchInput) == .ok else {
             remove()
-            throw CameraError.negotiationFailed(device: nil, detail: "the burst's photo branch could not be linked to the tee")
+            throw CameraError.negotiationFailed(device: nil, detail: "the photo branch could not be linked to the tee")
         }
     }
 
@@ -92,18 +97,36 @@ final class BurstBranch: Sendable {
         let slot = OneShot<EncodedImage>()
         try state.withLock { state in
             if let failure = state.failure { throw failure }
-            state.credits += 1
-            state.waiting.append(slot)
+            state.requested.append(slot)
         }
         return slot
+    }
+
+    /// Gives up on a request (a timeout, a burst that stopped early). A frame not yet taken is no longer
+    /// taken; one already being encoded is encoded and thrown away, so later requests still get their own.
+    func withdraw(_ slot: OneShot<EncodedImage>) {
+        state.withLock { state in
+            state.requested.removeAll { $0 === slot }
+        }
+        slot.fail(CameraError.timeout(what: "The photo", seconds: 0))
+    }
+
+    /// Requests a frame and waits for its image.
+    func takeImage(tags: PhotoTags, timeout: Duration, what: String) async throws -> EncodedImage {
+        let slot = try requestFrame(tags: tags)
+        do {
+            return try await slot.value(timeout: timeout, what: what)
+        } catch {
+            withdraw(slot)
+            throw error
+        }
     }
 
     /// Fails every waiting shot, e.g. when the session stops mid-burst.
     func abort(_ error: CameraError) {
         let waiting = state.withLock { state in
             state.failure = state.failure ?? error
-            state.credits = 0
-            return state.waiting.take()
+            return state.requested.take() + state.encoding.take()
         }
         for slot in waiting { slot.fail(error) }
     }
@@ -121,7 +144,7 @@ final class BurstBranch: Sendable {
     private func receive(_ sample: OpaquePointer) {
         guard let image = Self.copyImage(sample) else { return }
         let slot: OneShot<EncodedImage>? = state.withLock { state in
-            state.waiting.isEmpty ? nil : state.waiting.removeFirst()
+            state.encoding.isEmpty ? nil : state.encoding.removeFirst()
         }
         slot?.succeed(image)
     }
