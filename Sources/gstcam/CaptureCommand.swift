@@ -134,7 +134,7 @@ enum CaptureCommand: Command {
     struct SequenceFailure: Error, CustomStringConvertible {
         let saved: Int
         let error: any Error
-        var description: String { "\(error) (stopped after \(saved) photo\(saved == 1 ? "" : "s"); those are complete)" }
+        var description: String { "\(error) The sequence stopped after \(saved) photo\(saved == 1 ? "" : "s"); those are complete." }
     }
 
     /// `-o -`: the photo is taken into a private temporary folder, copied to stdout and removed.
