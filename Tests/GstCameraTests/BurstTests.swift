@@ -16,7 +16,7 @@ import Testing
     @Test func twoHundredShotBurstGivesDistinctValidFilesWhileThePreviewKeepsItsRate() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let session = try await startCamera()
+        let session = try await startCamera(width: 640, height: 480)
         defer { session.stop() }
         let clock = ContinuousClock()
         let framesBefore = session.frameCount
@@ -35,13 +35,13 @@ import Testing
         for shot in shots {
             let data = try #require(FileManager.default.contents(atPath: shot.photo.path))
             #expect(data.prefix(2) == Data([0xFF, 0xD8]) && data.suffix(2) == Data([0xFF, 0xD9]), "\(shot.photo.path) is whole")
-            #expect(shot.photo.width == 320 && shot.photo.height == 240)
+            #expect(shot.photo.width == 640 && shot.photo.height == 480)
         }
         // Decoding every photo would take long; every tenth shows that they are different, increasing frames.
         for shot in shots where shot.number % 10 == 1 { stamps.append(try #require(try ShutterStamp.decode(photo: shot.photo.path))) }
         #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "frame stamps of shots 1, 11, 21…: \(stamps)")
         #expect(previewRate > 26, "the preview ran at \(previewRate) fps during the burst (camera: 30)")
-        print("burst: 200 shots at 320x240 in \(elapsed), \(Double(200) / elapsed.seconds) shots/s; preview \(previewRate) fps")
+        print("burst: 200 shots at 640x480 in \(elapsed), \(Double(200) / elapsed.seconds) shots/s; preview \(previewRate) fps")
     }
 
     @Test func timelapseTakesAPhotoPerIntervalWithTheCameraOpen() async throws {

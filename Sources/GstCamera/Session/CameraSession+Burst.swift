@@ -20,8 +20,13 @@ extension CameraSession {
     public func photos(count: Int? = nil, interval: Duration = .zero, to names: NumberedPhotoNames,
                        format: PhotoFormat? = nil, overwrite: Bool = false) -> AsyncThrowingStream<BurstPhoto, any Error> {
         let format = format ?? PhotoFormat(path: names.path(forShot: 1)) ?? .jpeg
-        return photoSequence(count: count, interval: interval, format: format,
-                             collision: PhotoNameCollision(overwrite: overwrite), prepare: {}, path: names.path(forShot:))
+        let collision = PhotoNameCollision(overwrite: overwrite)
+        // The folder is checked (and the first name, unless overwriting) before any frame is taken.
+        let prepare: @Sendable () throws -> Void = {
+            try AtomicPhotoWriter(finalPath: names.path(forShot: 1), collision: collision, format: format).discard()
+        }
+        return photoSequence(count: count, interval: interval, format: format, collision: collision,
+                             prepare: prepare, path: names.path(forShot:))
     }
 
     /// How many frames a burst keeps in the encoder at once: one being encoded while the previous is written.
