@@ -70,6 +70,29 @@ import Testing
         #expect(session.state == .running)
     }
 
+    /// Tags are set per photo: a timelapse's photos carry their own time, and the camera's name.
+    @Test func timelapsePhotosCarryTheirOwnEXIF() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startCamera()
+        defer { session.stop() }
+        var paths: [String] = []
+        for try await shot in session.photos(count: 2, interval: .milliseconds(1100), into: PhotoLibrary(directory: folder)) {
+            paths.append(shot.photo.path)
+        }
+        let cardName = try #require(CameraDiscovery.camera(matching: Self.device).name)
+        var times: [String] = []
+        for path in paths {
+            let result = try runProcess("/usr/bin/exiftool", ["-s", "-s", "-s", "-Software", "-Model", "-DateTimeOriginal", path])
+            let lines = result.output.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3, "\(result.output)")
+            #expect(lines.first == "gstcam")
+            #expect(lines.dropFirst().first == cardName)
+            times.append(lines.last ?? "")
+        }
+        #expect(times.count == 2 && times[0] != times[1], "DateTimeOriginal of the two photos 1.1 s apart: \(times)")
+    }
+
     @Test func aTimelapseFasterThanTheCameraReportsMissedIntervals() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -205,7 +205,7 @@ public final class CameraSession: Sendable {
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
-        let shutter = try PhotoShutter(pipeline: pipeline, tee: tee, files: photoBranchFiles, jpegQuality: configuration.jpegQuality)
+        let shutter = PhotoShutter(pipeline: pipeline, tee: tee, files: photoBranchFiles, jpegQuality: configuration.jpegQuality)
         built = true
         return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name, shutter: shutter)
     }

@@ -15,12 +15,14 @@ final class PhotoShutter: Sendable {
     private let files: [PhotoFormat: PipelineFile]
     private let parameters: [PhotoFormat: [String: String]]
 
-    init(pipeline: Element, tee: Element, files: [PhotoFormat: PipelineFile], jpegQuality: Int) throws {
+    init(pipeline: Element, tee: Element, files: [PhotoFormat: PipelineFile], jpegQuality: Int) {
         self.pipeline = pipeline
         self.tee = tee
         self.files = files
         parameters = [.jpeg: ["quality": "\(min(100, max(1, jpegQuality)))"], .png: [:]]
-        _ = try branch(for: .jpeg)
+        // A branch that cannot be made (e.g. jifmux not installed) must not stop the preview: the first
+        // photo tries again and reports why.
+        _ = try? branch(for: .jpeg)
     }
 
     /// The branch for `format`, made and linked on first use.
