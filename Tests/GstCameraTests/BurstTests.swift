@@ -44,6 +44,24 @@ import Testing
         print("burst: 200 shots at 640x480 in \(elapsed), \(Double(200) / elapsed.seconds) shots/s; preview \(previewRate) fps")
     }
 
+    @Test(arguments: [(1280, 720), (1920, 1080)])
+    func anHDBurstLeavesThePreviewAtTheCameraRate(_ width: Int, _ height: Int) async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startCamera(width: width, height: height)
+        defer { session.stop() }
+        let clock = ContinuousClock()
+        let framesBefore = session.frameCount
+        let started = clock.now
+        var count = 0
+        for try await _ in session.photos(count: 45, into: PhotoLibrary(directory: folder)) { count += 1 }
+        let elapsed = clock.now - started
+        let previewRate = Double(session.frameCount - framesBefore) / elapsed.seconds
+        print("burst: 45 shots at \(width)x\(height) in \(elapsed), \(Double(count) / elapsed.seconds) shots/s; preview \(previewRate) fps")
+        #expect(count == 45)
+        #expect(previewRate > 26, "the preview ran at \(previewRate) fps during the burst (camera: 30)")
+    }
+
     @Test func timelapseTakesAPhotoPerIntervalWithTheCameraOpen() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

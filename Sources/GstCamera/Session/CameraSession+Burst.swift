@@ -11,8 +11,13 @@ extension CameraSession {
     public func photos(count: Int? = nil, interval: Duration = .zero, into library: PhotoLibrary,
                        format: PhotoFormat = .jpeg) -> AsyncThrowingStream<BurstPhoto, any Error> {
         let names = library.newBurst(format: format)
+        // The folder is made, and checked to be writable, before any frame is taken.
+        let prepare: @Sendable () throws -> Void = {
+            try library.createDirectory()
+            try AtomicPhotoWriter(finalPath: names.path(forShot: 1), collision: .addSuffix, format: format).discard()
+        }
         return photoSequence(count: count, interval: interval, format: format, collision: .addSuffix,
-                             prepare: { try library.createDirectory() }, path: names.path(forShot:))
+                             prepare: prepare, path: names.path(forShot:))
     }
 
     /// The same into numbered files (see `NumberedPhotoNames`); an existing file ends the sequence with
