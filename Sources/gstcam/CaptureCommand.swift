@@ -58,7 +58,7 @@ enum CaptureCommand: Command {
         let warmup = immediate ? 0 : warmupOption ?? 15
         if interval != nil, count == nil { throw UsageError("--interval needs --count N (use --count 0 to run until Ctrl-C)") }
         if count != nil, output == "-" { throw UsageError("-o - writes one photo; a burst needs files (-o PATTERN or --dir)") }
-        let pattern = try output.map { output in
+        let pattern = count == nil ? nil : try output.map { output in
             guard let names = NumberedPhotoNames(pattern: output) else {
                 throw UsageError("-o \(output): a pattern may hold one number (%d, %4d or %04d) and %% for a %")
             }

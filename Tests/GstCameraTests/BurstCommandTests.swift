@@ -71,6 +71,14 @@ import Testing
         #expect(result.error.contains(message), "\(result.error)")
     }
 
+    @Test func aSinglePhotoNameIsNotAPattern() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try gstcam(["capture", "--pipeline", "test-pattern", "--immediate", "-o", folder + "/100%-%d.jpg"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["100%-%d.jpg"])
+    }
+
     /// The virtual camera numbers its frames from 0 when streaming starts, so a photo's stamp tells how many
     /// frames were let pass before it.
     @Test func warmUpLetsFramesPassAndImmediateTakesTheFirst() throws {
