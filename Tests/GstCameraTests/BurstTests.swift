@@ -121,9 +121,12 @@ import Testing
         let names = try #require(NumberedPhotoNames(pattern: folder + "/fast.jpg"))
         for try await shot in session.photos(count: 6, interval: .milliseconds(5), to: names) { shots.append(shot) }
         #expect(shots.map(\.number) == Array(1...6), "every photo is still taken, in sequence")
-        #expect(shots.dropFirst().allSatisfy { $0.missedIntervals > 0 && $0.late >= .zero },
-                "missed intervals: \(shots.map(\.missedIntervals))")
+        // Six different frames span at least five frame intervals (165 ms): about 27 ticks of 5 ms go by
+        // without a photo, and are reported.
+        let missed = shots.map(\.missedIntervals)
+        #expect(missed.reduce(0, +) >= 10, "missed intervals: \(missed)")
         #expect(shots[0].missedIntervals == 0)
+        #expect(shots.allSatisfy { $0.late >= .zero && ($0.missedIntervals == 0 || $0.late > .zero) })
     }
 
     @Test func stoppingTheConsumerEndsTheBurstAndLaterPhotosStillWork() async throws {

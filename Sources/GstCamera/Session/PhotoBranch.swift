@@ -3,12 +3,16 @@ import Synchronization
 
 /// A photo branch kept linked to the tee for the life of the pipeline, so a photo costs one encode — no
 /// branch to parse, start, link and tear down per photo, and no renegotiation while the shutter is pressed.
-/// The photo is the next frame reaching the tee after the request: the one already in flight.
+///
+/// Zero shutter lag: a probe on the tee's input keeps a reference to the newest frame (no copy), before the
+/// tee hands it to the preview. A request takes that frame — the one current at the request — and pushes it
+/// into the branch at once; if a photo has it already (a burst faster than the camera), the request takes the
+/// next frame to reach the tee. Frames enter the branch only that way: the tee's own pushes to the branch's pad
+/// are dropped (its events still pass), so the encoder works only for photos and the preview is never held
+/// back.
 ///
 /// It is the session's photo branch file with its file sink swapped for an appsink: encoded images arrive in
 /// memory and are saved by `AtomicPhotoWriter`, whose errors (ENOSPC, a vanished folder) name the file.
-/// Frames pass the tee pad only against a credit — one per requested photo — so the encoder never works on
-/// frames nobody asked for and the preview's branch is never held back.
 final class PhotoBranch: Sendable {
     /// One encoded image, copied out of its GStreamer buffer.
     struct EncodedImage: Sendable {
@@ -18,10 +22,13 @@ final class PhotoBranch: Sendable {
     }
 
     private struct State {
-        /// Requests whose frame has not reached the tee yet, oldest first: each is a credit for one frame.
+        /// The newest frame that reached the tee (one reference held), and whether a photo has it already.
+        var latest: HeldFrame?
+        var latestTaken = true
+        /// Requests waiting for the next frame to reach the tee, oldest first.
         var requested: [OneShot<EncodedImage>] = []
-        /// Requests whose frame passed the tee and is being encoded, in frame order.
-        var encoding: [OneShot<EncodedImage>] = []
+        /// Requests whose frame is in the encoder, by the frame's timestamp (kept by the encoders), in order.
+        var encoding: [(timestamp: GstClockTime, slot: OneShot<EncodedImage>)] = []
         var failure: CameraError?
     }
 
@@ -32,6 +39,9 @@ final class PhotoBranch: Sendable {
     private let teePad: Pad
     private let branchInput: Pad
     private let tagger: Element?
+    private let teeInput: Pad
+    /// The id of the probe on `teeInput` (0: none yet).
+    private let inputProbe = Atomic<UInt>(0)
 
     /// The name the photo branch file gives its file sink (pipelines/README.md); it is replaced by an appsink.
     static let fileSinkName = "photo-sink"
@@ -70,15 +80,18 @@ final class PhotoBranch: Sendable {
         self.teePad = teePad
         self.branchInput = branchInput
         tagger = bin.child(named: "tagger")
-        AppSink.setSampleHandler(sink) { [weak self] sample in self?.receive(sample) }
-        teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
-            guard let self else { return GST_PAD_PROBE_DROP }
-            return self.state.withLock { state in
-                guard !state.requested.isEmpty else { return GST_PAD_PROBE_DROP }
-                state.encoding.append(state.requested.removeFirst())
-                return GST_PAD_PROBE_OK
-            }
+        guard let teeInput = tee.staticPad("sink") else {
+            tee.releaseRequestPad(teePad)
+            throw CameraError.badPipelineFile(file: branch.path, detail: "the tee \"split\" has no input pad")
         }
+        self.teeInput = teeInput
+        AppSink.setSampleHandler(sink) { [weak self] sample in self?.receive(sample) }
+        teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in GST_PAD_PROBE_DROP }
+        let probe = teeInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
+            if let self, let buffer = probe.buffer { self.frameArrived(buffer) }
+            return GST_PAD_PROBE_OK
+        }
+        inputProbe.store(probe, ordering: .relaxed)
         guard pipeline.add(bin) else {
             tee.releaseRequestPad(teePad)
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the photo branch could not join the pipeline")
@@ -91,15 +104,56 @@ final class PhotoBranch: Sendable {
         }
     }
 
-    /// Lets the next frame reaching the tee through to the encoder; returns the slot its image will fill.
+    /// Sends the current frame to the encoder — or, if a photo has it already, the next frame to reach the
+    /// tee; returns the slot its image will fill.
     func requestFrame(tags: PhotoTags) throws -> OneShot<EncodedImage> {
         if let tagger { tags.apply(to: tagger) }
         let slot = OneShot<EncodedImage>()
-        try state.withLock { state in
+        let ready = isNegotiated
+        let current: HeldFrame? = try state.withLock { state in
             if let failure = state.failure { throw failure }
-            state.requested.append(slot)
+            guard ready, let latest = state.latest, !state.latestTaken else {
+                state.requested.append(slot)
+                return nil
+            }
+            state.latestTaken = true
+            state.encoding.append((gstcam_buffer_pts(latest.buffer), slot))
+            return HeldFrame(latest.buffer)
         }
+        if let current { encode(current, for: slot) }
         return slot
+    }
+
+    /// Whether the branch's input has caps: the tee sends a pad its stream's events (caps among them) with the
+    /// first frame it pushes there after linking; until then a frame pushed by us could not be encoded.
+    private var isNegotiated: Bool { gst_pad_has_current_caps(branchInput.pointer) != 0 }
+
+    /// Pushes a frame into the branch. Pushes from a request and from the streaming thread are serialised by
+    /// the pad's stream lock.
+    private func encode(_ frame: HeldFrame, for slot: OneShot<EncodedImage>) {
+        let result = gst_pad_chain(branchInput.pointer, frame.buffer)  // takes over the reference
+        guard result != GST_FLOW_OK else { return }
+        state.withLock { $0.encoding.removeAll { $0.slot === slot } }
+        slot.fail(CameraError.streamingFailed(source: "the photo branch", detail: "it refused the frame (flow \(result.rawValue))"))
+    }
+
+    /// Runs on the streaming thread for every frame reaching the tee: keeps it as the current frame, and
+    /// sends it to the encoder for a request waiting for a new frame.
+    private func frameArrived(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+        let ready = isNegotiated
+        let (previous, waiting) = state.withLock { state -> (HeldFrame?, OneShot<EncodedImage>?) in
+            let previous = state.latest
+            state.latest = state.failure == nil ? HeldFrame(buffer) : nil
+            state.latestTaken = false
+            guard ready, !state.requested.isEmpty else { return (previous, nil) }
+            let slot = state.requested.removeFirst()
+            state.latestTaken = true
+            state.encoding.append((gstcam_buffer_pts(buffer), slot))
+            return (previous, slot)
+        }
+        // Released outside the lock: the last reference returns the buffer to its pool.
+        previous?.release()
+        if let waiting { encode(HeldFrame(buffer), for: waiting) }
     }
 
     /// Gives up on a request (a timeout, a burst that stopped early). A frame not yet taken is no longer
@@ -124,15 +178,23 @@ final class PhotoBranch: Sendable {
 
     /// Fails every waiting shot, e.g. when the session stops mid-burst.
     func abort(_ error: CameraError) {
-        let waiting = state.withLock { state in
+        let (waiting, latest) = state.withLock { state in
             state.failure = state.failure ?? error
-            return state.requested.take() + state.encoding.take()
+            defer { state.latest = nil }
+            return (state.requested.take() + state.encoding.take().map(\.slot), state.latest)
         }
+        latest?.release()
         for slot in waiting { slot.fail(error) }
     }
 
-    /// Unlinks and removes the branch; frames are dropped at the tee pad from here on.
+    deinit {
+        abort(CameraError.notRunning(state: "stopped"))
+    }
+
+    /// Unlinks and removes the branch.
     func remove() {
+        let probe = inputProbe.exchange(0, ordering: .relaxed)
+        if probe != 0 { teeInput.removeProbe(probe) }
         abort(CameraError.notRunning(state: "stopped"))
         teePad.unlink(from: branchInput)
         tee.releaseRequestPad(teePad)
@@ -143,8 +205,10 @@ final class PhotoBranch: Sendable {
     /// Runs on the branch's streaming thread for each encoded image.
     private func receive(_ sample: OpaquePointer) {
         guard let image = Self.copyImage(sample) else { return }
+        let timestamp = gst_sample_get_buffer(sample).map { gstcam_buffer_pts($0) } ?? gstcam_clock_time_none()
         let slot: OneShot<EncodedImage>? = state.withLock { state in
-            state.encoding.isEmpty ? nil : state.encoding.removeFirst()
+            let index = state.encoding.firstIndex { $0.timestamp == timestamp } ?? state.encoding.indices.first
+            return index.map { state.encoding.remove(at: $0).slot }
         }
         slot?.succeed(image)
     }
@@ -171,4 +235,19 @@ extension Array {
         defer { self = [] }
         return self
     }
+}
+
+/// One reference to a frame's GstBuffer, taken by `init` and given up by `release()` or by passing the buffer
+/// to a call that takes ownership (gst_pad_chain).
+///
+/// `@unchecked Sendable`: GstBuffer reference counting is atomic, and a held frame is only read (its
+/// timestamp) or handed on whole — never written — so moving the reference between threads is safe.
+private struct HeldFrame: @unchecked Sendable {
+    let buffer: UnsafeMutablePointer<GstBuffer>
+
+    init(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+        self.buffer = gst_buffer_ref(buffer)
+    }
+
+    func release() { gst_buffer_unref(buffer) }
 }
