@@ -64,7 +64,7 @@ final class PhotoBranch: Sendable {
             throw CameraError.missingElement(factory: "appsink", package: "gstreamer1.0-plugins-base", file: branch.path)
         }
         let sink = Element(owning: made)
-        // Every credited frame must arrive: no dropping, and no waiting for the clock or for preroll.
+        // Every frame sent for a photo must arrive: no dropping, no waiting for the clock or for preroll.
         sink.set("sync", false)
         sink.set("async", false)
         sink.set("emit-signals", false)
