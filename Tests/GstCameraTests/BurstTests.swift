@@ -32,11 +32,16 @@ import Testing
         #expect(names.allSatisfy { $0.hasPrefix("IMG_") && $0.hasSuffix(".jpg") })
         #expect(names.first?.hasSuffix("_0001.jpg") == true && names.last?.hasSuffix("_0200.jpg") == true)
         var stamps: [UInt32] = []
+        var contents = Set<Data>()
         for shot in shots {
             let data = try #require(FileManager.default.contents(atPath: shot.photo.path))
-            #expect(data.prefix(2) == Data([0xFF, 0xD8]) && data.suffix(2) == Data([0xFF, 0xD9]), "\(shot.photo.path) is whole")
+            let bytes = MemoryBytes(Array(data))
+            #expect(JPEGReader.isComplete(bytes), "\(shot.photo.path) is a whole JPEG")
+            #expect(JPEGReader.header(of: bytes)?.size == PixelSize(width: 640, height: 480), "\(shot.photo.path) is 640x480")
             #expect(shot.photo.width == 640 && shot.photo.height == 480)
+            contents.insert(data)
         }
+        #expect(contents.count == 200, "every photo is a different image")
         // Decoding every photo would take long; every tenth shows that they are different, increasing frames.
         for shot in shots where shot.number % 10 == 1 { stamps.append(try #require(try ShutterStamp.decode(photo: shot.photo.path))) }
         #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "frame stamps of shots 1, 11, 21…: \(stamps)")
