@@ -52,6 +52,16 @@ static inline void gstcam_set_caps(gpointer object, const char *name, GstCaps *v
 static inline gint gstcam_get_int(gpointer object, const char *name) { gint v = 0; g_object_get(object, name, &v, NULL); return v; }
 static inline gchar *gstcam_get_string(gpointer object, const char *name) { gchar *v = NULL; g_object_get(object, name, &v, NULL); return v; }
 
+// A caps-typed property as a newly allocated string (g_object_get is variadic).
+static inline gchar *gstcam_get_caps_string(gpointer object, const char *name) {
+    GstCaps *caps = NULL;
+    g_object_get(object, name, &caps, NULL);
+    if (!caps) return NULL;
+    gchar *text = gst_caps_to_string(caps);
+    gst_caps_unref(caps);
+    return text;
+}
+
 // Whether an object class has a property, so a typo in a pipeline file is caught with a clear message.
 static inline gboolean gstcam_has_property(gpointer object, const char *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;

@@ -32,4 +32,16 @@ static inline unsigned int gstcam_fourcc_jpeg(void) { return V4L2_PIX_FMT_JPEG; 
 static inline unsigned int gstcam_fourcc_rgb24(void) { return V4L2_PIX_FMT_RGB24; }
 static inline unsigned int gstcam_fourcc_grey(void) { return V4L2_PIX_FMT_GREY; }
 
+// ---- VirtualCamera tests (issue 3): buffer-queue and event request numbers ----
+static inline unsigned long gstcam_vidioc_s_fmt(void) { return VIDIOC_S_FMT; }
+static inline unsigned long gstcam_vidioc_reqbufs(void) { return VIDIOC_REQBUFS; }
+static inline unsigned long gstcam_vidioc_querybuf(void) { return VIDIOC_QUERYBUF; }
+static inline unsigned long gstcam_vidioc_qbuf(void) { return VIDIOC_QBUF; }
+static inline unsigned long gstcam_vidioc_dqbuf(void) { return VIDIOC_DQBUF; }
+static inline unsigned long gstcam_vidioc_streamon(void) { return VIDIOC_STREAMON; }
+static inline unsigned long gstcam_vidioc_streamoff(void) { return VIDIOC_STREAMOFF; }
+static inline unsigned long gstcam_vidioc_subscribe_event(void) { return VIDIOC_SUBSCRIBE_EVENT; }
+static inline unsigned long gstcam_vidioc_dqevent(void) { return VIDIOC_DQEVENT; }
+// ---- end VirtualCamera tests ----
+
 #endif

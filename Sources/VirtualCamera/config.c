@@ -181,7 +181,6 @@ static void add_device(const char *spec, size_t len) {
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&dev->cond, &ca);
-    dev->uevent_fd = -1;
     dev->prio_count[V4L2_PRIORITY_DEFAULT] = 0;
     dev->rate = dev->rates[0];
     vcam_fill_format(dev, &dev->fmt, dev->formats[0], dev->sizes[dev->nsizes > 1 ? 1 : 0].width,
@@ -203,7 +202,7 @@ static void init_devices(void) {
         p += len;
         if (*p) p++;
     }
-    for (int i = 0; i < vcam_ndevices; i++) vcam_state_attach(&vcam_devices[i]);
+    for (int i = 0; i < vcam_ndevices; i++) vcam_state_locate(&vcam_devices[i]);
 }
 
 void vcam_init(void) { pthread_once(&init_once, init_devices); }

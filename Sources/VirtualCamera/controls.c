@@ -36,6 +36,23 @@ static const struct vcam_control torch = {V4L2_CID_FLASH_TORCH_INTENSITY, V4L2_C
 static const struct v4l2_rect roi_min = {0, 0, 1, 1};
 static const struct v4l2_rect roi_max = {0, 0, 1920, 1080};
 
+// Every control any profile has, in a fixed order: a control's slot in the shared state is its
+// position here, so the state stays meaningful when a device's profile changes between runs.
+static const struct vcam_control *const all_controls[] = {
+    &user_class, &brightness, &contrast, &roi_rect, &roi_auto, &camera_class, &exposure_auto, &exposure_abs,
+    &focus_abs, &focus_auto, &zoom_abs, &af_start, &af_stop, &af_status, &flash_class, &led_mode, &strobe, &torch,
+};
+#define NUM_ALL_CONTROLS (sizeof all_controls / sizeof all_controls[0])
+_Static_assert(NUM_ALL_CONTROLS <= VCAM_MAX_CONTROLS, "shared state has a slot for every control");
+
+static int slot_of(const struct vcam_control *c) {
+    for (size_t k = 0; k < NUM_ALL_CONTROLS; k++)
+        if (all_controls[k] == c) return (int)k;
+    return 0;
+}
+
+#define VALUE(dev, i) (&(dev)->shared->value[(dev)->slot[i]])
+
 void vcam_controls_setup(struct vcam_device *dev) {
     const struct vcam_control *list[VCAM_MAX_CONTROLS];
     int n = 0;
@@ -65,10 +82,11 @@ void vcam_controls_setup(struct vcam_device *dev) {
     }
     memcpy(dev->controls, list, sizeof(list[0]) * (size_t)n);
     dev->ncontrols = n;
+    for (int i = 0; i < n; i++) dev->slot[i] = slot_of(list[i]);
 }
 
 void vcam_controls_init_shared(struct vcam_device *dev) {
-    for (int i = 0; i < dev->ncontrols; i++) atomic_store(&dev->shared->value[i], dev->controls[i]->default_value);
+    for (size_t k = 0; k < NUM_ALL_CONTROLS; k++) atomic_store(&dev->shared->value[k], all_controls[k]->default_value);
     atomic_store(&dev->shared->roi[0], 0);
     atomic_store(&dev->shared->roi[1], 0);
     atomic_store(&dev->shared->roi[2], (int32_t)roi_max.width);
@@ -126,7 +144,7 @@ static int64_t current(struct vcam_device *dev, int i) {
         if (!until) return V4L2_AUTO_FOCUS_STATUS_IDLE;
         return vcam_now_ns() < until ? V4L2_AUTO_FOCUS_STATUS_BUSY : V4L2_AUTO_FOCUS_STATUS_REACHED;
     }
-    return atomic_load(&dev->shared->value[i]);
+    return atomic_load(VALUE(dev, i));
 }
 
 int64_t vcam_control_value(struct vcam_device *dev, uint32_t id, int64_t fallback) {
@@ -162,6 +180,24 @@ static int validate(const struct vcam_control *c, int64_t *v) {
     }
 }
 
+// As uvcvideo does, a manual control is INACTIVE while the auto control that governs it is on.
+static uint32_t governing_control(uint32_t id) {
+    if (id == V4L2_CID_EXPOSURE_ABSOLUTE) return V4L2_CID_EXPOSURE_AUTO;
+    if (id == V4L2_CID_FOCUS_ABSOLUTE) return V4L2_CID_FOCUS_AUTO;
+    return 0;
+}
+
+static uint32_t flags_now(struct vcam_device *dev, int i) {
+    const struct vcam_control *c = dev->controls[i];
+    uint32_t flags = c->flags;
+    if (c->id == V4L2_CID_EXPOSURE_ABSOLUTE &&
+        vcam_control_value(dev, V4L2_CID_EXPOSURE_AUTO, V4L2_EXPOSURE_MANUAL) != V4L2_EXPOSURE_MANUAL)
+        flags |= V4L2_CTRL_FLAG_INACTIVE;
+    if (c->id == V4L2_CID_FOCUS_ABSOLUTE && vcam_control_value(dev, V4L2_CID_FOCUS_AUTO, 0))
+        flags |= V4L2_CTRL_FLAG_INACTIVE;
+    return flags;
+}
+
 static void fill_ctrl_event(struct vcam_device *dev, int i, uint32_t changes, struct v4l2_event *ev) {
     const struct vcam_control *c = dev->controls[i];
     memset(ev, 0, sizeof *ev);
@@ -170,25 +206,34 @@ static void fill_ctrl_event(struct vcam_device *dev, int i, uint32_t changes, st
     ev->u.ctrl.changes = changes;
     ev->u.ctrl.type = c->type;
     if (!(c->flags & V4L2_CTRL_FLAG_WRITE_ONLY) && !is_compound(c)) ev->u.ctrl.value64 = current(dev, i);
-    ev->u.ctrl.flags = c->flags;
+    ev->u.ctrl.flags = flags_now(dev, i);
     ev->u.ctrl.minimum = (int32_t)c->minimum;
     ev->u.ctrl.maximum = (int32_t)c->maximum;
     ev->u.ctrl.step = (int32_t)c->step;
     ev->u.ctrl.default_value = (int32_t)c->default_value;
 }
 
-static void notify_change_locked(struct vcam_open *setter, int i) {
-    struct vcam_device *dev = setter->dev;
+// Queues a value-change event for every subscriber; setter (NULL when another process set it) gets
+// one only with V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK.
+static void notify_locked(struct vcam_device *dev, struct vcam_open *setter, int i, uint32_t changes) {
     struct v4l2_event ev;
-    fill_ctrl_event(dev, i, V4L2_EVENT_CTRL_CH_VALUE, &ev);
+    fill_ctrl_event(dev, i, changes, &ev);
     for (struct vcam_open *op = dev->opens; op; op = op->next) {
         if (op->dead) continue;
         for (int s = 0; s < op->nsubs; s++) {
             if (op->subs[s].type != V4L2_EVENT_CTRL || op->subs[s].id != ev.id) continue;
-            if (op == setter && !(op->subs[s].flags & V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK)) continue;
+            if (setter && op == setter && !(op->subs[s].flags & V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK)) continue;
             vcam_event_push_locked(op, &ev);
         }
     }
+}
+
+// A value change, plus the flag change of the controls this one governs.
+static void notify_change_locked(struct vcam_device *dev, struct vcam_open *setter, int i) {
+    notify_locked(dev, setter, i, V4L2_EVENT_CTRL_CH_VALUE);
+    for (int j = 0; j < dev->ncontrols; j++)
+        if (governing_control(dev->controls[j]->id) == dev->controls[i]->id)
+            notify_locked(dev, setter, j, V4L2_EVENT_CTRL_CH_FLAGS);
 }
 
 // Stores a validated value and runs what the hardware would do on it.
@@ -197,7 +242,7 @@ static void apply(struct vcam_open *op, int i, int64_t v) {
     const struct vcam_control *c = dev->controls[i];
     switch (c->id) {
     case V4L2_CID_AUTO_FOCUS_START:
-        atomic_store(&dev->shared->value[find(dev, V4L2_CID_FOCUS_ABSOLUTE)], focus_abs.default_value);
+        atomic_store(VALUE(dev, find(dev, V4L2_CID_FOCUS_ABSOLUTE)), focus_abs.default_value);
         atomic_store(&dev->shared->focus_busy_until, vcam_now_ns() + 300000000ull);
         break;
     case V4L2_CID_AUTO_FOCUS_STOP:
@@ -210,13 +255,12 @@ static void apply(struct vcam_open *op, int i, int64_t v) {
     default:
         break;
     }
-    bool changed = c->type == V4L2_CTRL_TYPE_BUTTON || atomic_exchange(&dev->shared->value[i], v) != v;
+    pthread_mutex_lock(&dev->lock);
+    bool changed = c->type == V4L2_CTRL_TYPE_BUTTON || atomic_exchange(VALUE(dev, i), v) != v;
     atomic_fetch_add(&dev->shared->generation, 1);
-    if (changed) {
-        pthread_mutex_lock(&dev->lock);
-        notify_change_locked(op, i);
-        pthread_mutex_unlock(&dev->lock);
-    }
+    dev->seen[i] = v;
+    if (changed) notify_change_locked(dev, op, i);
+    pthread_mutex_unlock(&dev->lock);
 }
 
 static void fill_query_ext(struct vcam_device *dev, int i, struct v4l2_query_ext_ctrl *q) {
@@ -229,7 +273,7 @@ static void fill_query_ext(struct vcam_device *dev, int i, struct v4l2_query_ext
     q->maximum = c->maximum;
     q->step = (uint64_t)c->step;
     q->default_value = c->default_value;
-    q->flags = c->flags;
+    q->flags = flags_now(dev, i);
     q->elem_size = elem_size(c);
     q->elems = 1;
 }
@@ -456,10 +500,10 @@ void vcam_event_push_locked(struct vcam_open *op, const struct v4l2_event *ev) {
     uint64_t now = vcam_now_ns();
     e->timestamp.tv_sec = (time_t)(now / 1000000000ull);
     e->timestamp.tv_nsec = (long)(now % 1000000000ull);
-    if (!op->oob_pending && op->peer_fd >= 0 &&
-        send(op->peer_fd, "!", 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
-        op->oob_pending = true;
+    vcam_socket_signal_event(op);
 }
+
+static void remember_values_locked(struct vcam_device *dev);
 
 static int subscribe(struct vcam_open *op, const struct v4l2_event_subscription *sub) {
     struct vcam_device *dev = op->dev;
@@ -474,6 +518,7 @@ static int subscribe(struct vcam_open *op, const struct v4l2_event_subscription 
         op->nsubs++;
     }
     op->subs[s] = (struct vcam_subscription){sub->type, sub->id, sub->flags};
+    if (!dev->seen_valid) remember_values_locked(dev);
     if ((sub->flags & V4L2_EVENT_SUB_FL_SEND_INITIAL) && dev->controls[i]->type != V4L2_CTRL_TYPE_CTRL_CLASS) {
         struct v4l2_event ev;
         uint32_t changes = V4L2_EVENT_CTRL_CH_FLAGS;
@@ -482,6 +527,30 @@ static int subscribe(struct vcam_open *op, const struct v4l2_event_subscription 
         vcam_event_push_locked(op, &ev);
     }
     return 0;
+}
+
+static void remember_values_locked(struct vcam_device *dev) {
+    for (int i = 0; i < dev->ncontrols; i++) dev->seen[i] = atomic_load(VALUE(dev, i));
+    dev->seen_valid = true;
+}
+
+// Control events across processes: the watcher thread compares the shared values with the ones this
+// process last saw and queues change events for what another process set.
+void vcam_controls_notice_foreign_changes_locked(struct vcam_device *dev) {
+    if (!dev->seen_valid) {
+        remember_values_locked(dev);
+        return;
+    }
+    for (int i = 0; i < dev->ncontrols; i++) {
+        const struct vcam_control *c = dev->controls[i];
+        if (c->type == V4L2_CTRL_TYPE_BUTTON || c->type == V4L2_CTRL_TYPE_CTRL_CLASS || is_compound(c) ||
+            (c->flags & V4L2_CTRL_FLAG_VOLATILE))
+            continue;
+        int64_t v = atomic_load(VALUE(dev, i));
+        if (v == dev->seen[i]) continue;
+        dev->seen[i] = v;
+        notify_change_locked(dev, NULL, i);
+    }
 }
 
 static void drop_events_locked(struct vcam_open *op, uint32_t type, uint32_t id, bool all) {
@@ -506,16 +575,7 @@ static int dqevent(struct vcam_open *op, struct v4l2_event *ev) {
     *ev = op->events[0];
     memmove(op->events, op->events + 1, sizeof op->events[0] * (size_t)--op->nevents);
     ev->pending = (uint32_t)op->nevents;
-    if (!op->nevents && op->oob_pending) {
-        char c;
-        for (int i = 0; i < 50; i++) {
-            if (recv(op->own_fd, &c, 1, MSG_OOB | MSG_DONTWAIT) == 1) break;
-            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINVAL) break;
-            struct timespec ts = {0, 100000};
-            nanosleep(&ts, NULL);
-        }
-        op->oob_pending = false;
-    }
+    if (!op->nevents) vcam_socket_consume_event(op);
     return 0;
 }
 

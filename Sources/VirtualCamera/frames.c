@@ -148,14 +148,16 @@ static void render_planar(struct vcam_renderer *r, bool full) {
     double cell = w / 8.0 * (k->zoom / 100.0);
     double cx = w / 2.0, cy = scene_top + scene_h / 2.0;
     uint8_t light = full ? 190 : 180, dark = full ? 60 : 70;
+    // Column parity once, so each row is a table lookup (this runs on every control change).
+    uint8_t *column_odd = malloc(w);
+    if (!column_odd) return;
+    for (uint32_t x = 0; x < w; x++) column_odd[x] = (uint8_t)((long)floor((x + 0.5 - cx) / cell) & 1);
     for (uint32_t y = scene_top; y < scene_top + scene_h; y++) {
-        long vy = (long)floor((y + 0.5 - cy) / cell);
+        uint8_t row_odd = (uint8_t)((long)floor((y + 0.5 - cy) / cell) & 1);
         uint8_t *row = yp + (size_t)y * w;
-        for (uint32_t x = 0; x < w; x++) {
-            long ux = (long)floor((x + 0.5 - cx) / cell);
-            row[x] = ((ux + vy) & 1) ? dark : light;
-        }
+        for (uint32_t x = 0; x < w; x++) row[x] = (column_odd[x] ^ row_odd) ? dark : light;
     }
+    free(column_odd);
     box_blur(yp + (size_t)scene_top * w, w, w, scene_h, k->blur);
     build_lut(r, full);
     for (uint32_t y = scene_top; y < scene_top + scene_h; y++) {

@@ -19,6 +19,8 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <limits.h>
 #include <unistd.h>
 
 static void *resolve(const char *name) {
@@ -161,6 +163,7 @@ static int virtual_open(struct vcam_device *dev, int flags) {
     if (vcam_fault_denied(dev)) return fail(EACCES);
     if ((flags & O_CREAT) && (flags & O_EXCL)) return fail(EEXIST);
     if (flags & O_DIRECTORY) return fail(ENOTDIR);
+    vcam_state_attach(dev);
     int app, peer;
     if (make_socket_pair(&app, &peer)) return -1;
     if (app >= VCAM_FD_TABLE_SIZE) {
@@ -693,4 +696,78 @@ int closedir(DIR *d) {
     }
     pthread_mutex_unlock(&dir_lock);
     return REAL(closedir)(d);
+}
+
+// ---- the rest of what tools do with a node path -------------------------------------------------
+// ls asks for extended attributes, realpath and v4l2-ctl resolve links: a virtual node is a plain
+// character device with no attributes and no link.
+
+REAL_DECL(ssize_t, readlink, (const char *, char *, size_t));
+REAL_DECL(char *, realpath, (const char *, char *));
+REAL_DECL(ssize_t, getxattr, (const char *, const char *, void *, size_t));
+REAL_DECL(ssize_t, lgetxattr, (const char *, const char *, void *, size_t));
+REAL_DECL(ssize_t, listxattr, (const char *, char *, size_t));
+REAL_DECL(ssize_t, llistxattr, (const char *, char *, size_t));
+
+static struct vcam_device *present_device(const char *path, int *err) {
+    bool gone;
+    struct vcam_device *dev = stat_target(path, &gone);
+    *err = gone ? ENOENT : 0;
+    return gone ? NULL : dev;
+}
+
+ssize_t readlink(const char *path, char *buf, size_t size) {
+    int err;
+    struct vcam_device *dev = present_device(path, &err);
+    if (err) return fail(err);
+    if (dev) return fail(EINVAL);
+    return REAL(readlink)(path, buf, size);
+}
+
+char *realpath(const char *path, char *resolved) {
+    int err;
+    struct vcam_device *dev = present_device(path, &err);
+    if (err) {
+        errno = err;
+        return NULL;
+    }
+    if (!dev) return REAL(realpath)(path, resolved);
+    char *out = resolved ? resolved : malloc(PATH_MAX);
+    if (!out) return NULL;
+    snprintf(out, PATH_MAX, "%s", dev->path);
+    return out;
+}
+
+static ssize_t no_xattr(const char *path, bool *handled) {
+    int err;
+    struct vcam_device *dev = present_device(path, &err);
+    *handled = err || dev;
+    if (err) return fail(err);
+    return dev ? fail(ENODATA) : 0;
+}
+
+ssize_t getxattr(const char *path, const char *name, void *value, size_t size) {
+    bool handled;
+    ssize_t r = no_xattr(path, &handled);
+    return handled ? r : REAL(getxattr)(path, name, value, size);
+}
+
+ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size) {
+    bool handled;
+    ssize_t r = no_xattr(path, &handled);
+    return handled ? r : REAL(lgetxattr)(path, name, value, size);
+}
+
+ssize_t listxattr(const char *path, char *list, size_t size) {
+    bool handled;
+    ssize_t r = no_xattr(path, &handled);
+    if (handled) return r == -1 && errno == ENODATA ? 0 : r;
+    return REAL(listxattr)(path, list, size);
+}
+
+ssize_t llistxattr(const char *path, char *list, size_t size) {
+    bool handled;
+    ssize_t r = no_xattr(path, &handled);
+    if (handled) return r == -1 && errno == ENODATA ? 0 : r;
+    return REAL(llistxattr)(path, list, size);
 }

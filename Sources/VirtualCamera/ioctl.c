@@ -1,5 +1,5 @@
-// The virtual driver: capability, format, input and vb2-style MMAP buffer queue ioctls, the frame
-// producer thread, and unplug handling. Control and event ioctls live in controls.c.
+// The virtual driver's ioctls: capabilities, formats, inputs, priorities and the vb2-style buffer
+// queue. Controls and events are in controls.c, the frame producer in producer.c.
 #include "vcam.h"
 
 #include <errno.h>
@@ -13,10 +13,6 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-
-#define BUFFER_OFFSET_SHIFT 24
-
-void vcam_forget_buffer_mappings(struct vcam_buffer *buf);
 
 static uint32_t kernel_version(void) {
     static uint32_t version;
@@ -72,243 +68,6 @@ void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint
     pix->xfer_func = V4L2_XFER_FUNC_SRGB;
 }
 
-// ---- sockets: POLLIN bytes and unplug -------------------------------------------------------------
-
-static void consume_oob(struct vcam_open *op) {
-    if (!op->oob_pending) return;
-    char c;
-    for (int i = 0; i < 50; i++) {
-        if (recv(op->own_fd, &c, 1, MSG_OOB | MSG_DONTWAIT) == 1) break;
-        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINVAL) break;
-        usleep(100);
-    }
-    op->oob_pending = false;
-}
-
-static void signal_oob(struct vcam_open *op) {
-    if (op->oob_pending || op->peer_fd < 0) return;
-    if (send(op->peer_fd, "!", 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) == 1) op->oob_pending = true;
-}
-
-// Takes one "buffer ready" byte off the socket (keeping an event's POLLPRI alive across it).
-static void consume_ready_byte(struct vcam_open *op) {
-    bool events = op->oob_pending;
-    consume_oob(op);
-    char c;
-    if (recv(op->own_fd, &c, 1, MSG_DONTWAIT) != 1) { /* already drained */ }
-    if (events && op->nevents) signal_oob(op);
-}
-
-static void drain_ready_bytes(struct vcam_open *op) {
-    bool events = op->oob_pending;
-    consume_oob(op);
-    char tmp[64];
-    while (recv(op->own_fd, tmp, sizeof tmp, MSG_DONTWAIT) > 0) {}
-    if (events && op->nevents) signal_oob(op);
-}
-
-// A reset connection makes every poll on the app's fd report POLLERR|POLLHUP, as an unplugged
-// device node does.
-static void reset_socket(struct vcam_open *op) {
-    if (op->peer_fd < 0) return;
-    struct linger lg = {1, 0};
-    setsockopt(op->peer_fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
-    vcam_real_close(op->peer_fd);
-    op->peer_fd = -1;
-}
-
-static void handle_unplug_locked(struct vcam_device *dev) {
-    for (struct vcam_open *op = dev->opens; op; op = op->next) {
-        if (op->dead) continue;
-        op->dead = true;
-        reset_socket(op);
-    }
-    dev->streaming = false;
-    vcam_release_owner(dev);
-    pthread_cond_broadcast(&dev->cond);
-}
-
-// ---- unplug watcher: notices an unplug while nobody calls an ioctl (a poll must still wake up) ---
-
-static void *watcher_main(void *arg) {
-    (void)arg;
-    for (;;) {
-        usleep(50000);
-        for (int i = 0; i < vcam_ndevices; i++) {
-            struct vcam_device *dev = &vcam_devices[i];
-            bool live = false;
-            pthread_mutex_lock(&dev->lock);
-            for (struct vcam_open *op = dev->opens; op; op = op->next)
-                if (!op->dead) live = true;
-            pthread_mutex_unlock(&dev->lock);
-            if (!live || !vcam_fault_unplugged(dev)) continue;
-            pthread_mutex_lock(&dev->lock);
-            handle_unplug_locked(dev);
-            pthread_mutex_unlock(&dev->lock);
-        }
-    }
-    return NULL;
-}
-
-static pthread_once_t watcher_once = PTHREAD_ONCE_INIT;
-
-static void start_watcher(void) {
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attr, 64 * 1024);
-    pthread_create(&t, &attr, watcher_main, NULL);
-    pthread_attr_destroy(&attr);
-}
-
-void vcam_open_started(struct vcam_open *op) {
-    op->own_fd = -1;
-    pthread_once(&watcher_once, start_watcher);
-}
-
-// ---- buffers ------------------------------------------------------------------------------------
-
-static void free_buffers_locked(struct vcam_device *dev) {
-    for (int i = 0; i < dev->nbuffers; i++) {
-        struct vcam_buffer *b = dev->buffers[i];
-        if (!b) continue;
-        vcam_forget_buffer_mappings(b);
-        vcam_real_munmap(b->kaddr, b->map_length);
-        vcam_real_close(b->memfd);   // mappings the app still holds stay valid (orphaned buffers)
-        free(b);
-        dev->buffers[i] = NULL;
-    }
-    dev->nbuffers = 0;
-    dev->nqueued = dev->ndone = 0;
-}
-
-static int alloc_buffers_locked(struct vcam_device *dev, uint32_t count, uint32_t size) {
-    long page = sysconf(_SC_PAGESIZE);
-    uint32_t made = 0;
-    for (; made < count && dev->nbuffers < VCAM_MAX_BUFFERS; made++) {
-        struct vcam_buffer *b = calloc(1, sizeof *b);
-        if (!b) break;
-        b->length = size;
-        b->map_length = ((size_t)size + (size_t)page - 1) / (size_t)page * (size_t)page;
-        b->memfd = (int)syscall(SYS_memfd_create, "vcam-buffer", 1u /* MFD_CLOEXEC */);
-        if (b->memfd < 0 || ftruncate(b->memfd, (off_t)b->map_length) != 0) {
-            if (b->memfd >= 0) vcam_real_close(b->memfd);
-            free(b);
-            break;
-        }
-        b->kaddr = vcam_real_mmap(NULL, b->map_length, PROT_READ | PROT_WRITE, MAP_SHARED, b->memfd, 0);
-        if (b->kaddr == MAP_FAILED) {
-            vcam_real_close(b->memfd);
-            free(b);
-            break;
-        }
-        int idx = dev->nbuffers++;
-        b->v.index = (uint32_t)idx;
-        b->v.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        b->v.memory = V4L2_MEMORY_MMAP;
-        b->v.field = V4L2_FIELD_NONE;
-        b->v.length = size;
-        b->v.m.offset = (uint32_t)idx << BUFFER_OFFSET_SHIFT;
-        b->v.flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_SOE;
-        dev->buffers[idx] = b;
-    }
-    return (int)made;
-}
-
-static void report_buffer(struct vcam_buffer *b, struct v4l2_buffer *out) {
-    *out = b->v;
-    out->flags &= ~(V4L2_BUF_FLAG_MAPPED | V4L2_BUF_FLAG_QUEUED | V4L2_BUF_FLAG_DONE);
-    if (atomic_load(&b->mappings) > 0) out->flags |= V4L2_BUF_FLAG_MAPPED;
-    if (b->queued) out->flags |= V4L2_BUF_FLAG_QUEUED;
-    if (b->done) out->flags |= V4L2_BUF_FLAG_DONE | V4L2_BUF_FLAG_QUEUED;
-}
-
-// ---- the frame producer ("hardware") -----------------------------------------------------------
-
-static void timespec_at(uint64_t ns, struct timespec *ts) {
-    ts->tv_sec = (time_t)(ns / 1000000000ull);
-    ts->tv_nsec = (long)(ns % 1000000000ull);
-}
-
-static void *producer_main(void *arg) {
-    struct vcam_device *dev = arg;
-    struct vcam_renderer *renderer = vcam_renderer_new();
-    unsigned seed = (unsigned)vcam_now_ns();
-    pthread_mutex_lock(&dev->lock);
-    uint64_t interval = 1000000000ull / dev->rate;
-    uint64_t next = vcam_now_ns() + interval;
-    while (dev->streaming) {
-        uint64_t now = vcam_now_ns();
-        if (now < next) {
-            struct timespec ts;
-            timespec_at(next, &ts);
-            pthread_cond_timedwait(&dev->cond, &dev->lock, &ts);
-            continue;
-        }
-        uint64_t started = now;
-        next += interval;
-        if (next < now) next = now + interval;
-        pthread_mutex_unlock(&dev->lock);
-        bool unplugged = vcam_fault_unplugged(dev);
-        bool stalled = !unplugged && vcam_fault_stalled(dev);
-        int drop = unplugged || stalled ? 0 : vcam_fault_drop_percent(dev);
-        pthread_mutex_lock(&dev->lock);
-        if (!dev->streaming) break;
-        if (unplugged) {
-            handle_unplug_locked(dev);
-            break;
-        }
-        if (stalled) continue;
-        if (drop && (int)(rand_r(&seed) % 100) < drop) {
-            dev->sequence++;   // the frame was lost on the way, as a gap in the sequence shows
-            continue;
-        }
-        if (!dev->nqueued) continue;   // no buffer: the frame is lost, as vb2 drivers do
-        int idx = dev->queued[0];
-        memmove(dev->queued, dev->queued + 1, sizeof(int) * (size_t)--dev->nqueued);
-        struct vcam_buffer *b = dev->buffers[idx];
-        uint32_t seq = dev->sequence++;
-        struct v4l2_pix_format fmt = dev->fmt;
-        pthread_mutex_unlock(&dev->lock);
-        uint32_t used = vcam_render(renderer, dev, &fmt, seq, b->kaddr, b->length);
-        pthread_mutex_lock(&dev->lock);
-        if (!dev->streaming) break;
-        b->queued = false;
-        b->done = true;
-        b->v.bytesused = used;
-        b->v.sequence = seq;
-        b->v.field = V4L2_FIELD_NONE;
-        b->v.timestamp.tv_sec = (time_t)(started / 1000000000ull);
-        b->v.timestamp.tv_usec = (suseconds_t)(started % 1000000000ull / 1000);
-        dev->done[dev->ndone++] = idx;
-        struct vcam_open *owner = dev->queue_owner;
-        if (owner && owner->peer_fd >= 0) send(owner->peer_fd, "b", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-        pthread_cond_broadcast(&dev->cond);
-    }
-    pthread_mutex_unlock(&dev->lock);
-    vcam_renderer_free(renderer);
-    return NULL;
-}
-
-void vcam_stop_streaming_locked(struct vcam_device *dev) {
-    dev->streaming = false;
-    pthread_cond_broadcast(&dev->cond);
-    if (dev->producer_running) {
-        pthread_t t = dev->producer;
-        dev->producer_running = false;
-        pthread_mutex_unlock(&dev->lock);
-        pthread_join(t, NULL);
-        pthread_mutex_lock(&dev->lock);
-    }
-    for (int i = 0; i < dev->nbuffers; i++) {
-        if (!dev->buffers[i]) continue;
-        dev->buffers[i]->queued = dev->buffers[i]->done = false;
-    }
-    dev->nqueued = dev->ndone = 0;
-    if (dev->queue_owner && !dev->queue_owner->dead) drain_ready_bytes(dev->queue_owner);
-}
-
 // ---- helpers --------------------------------------------------------------------------------------
 
 static int max_priority(struct vcam_device *dev) {
@@ -333,6 +92,27 @@ static bool queue_busy(struct vcam_open *op) {
 
 static uint32_t buffer_caps(void) {
     return V4L2_BUF_CAP_SUPPORTS_MMAP | V4L2_BUF_CAP_SUPPORTS_ORPHANED_BUFS;
+}
+
+// ---- the device-wide format -----------------------------------------------------------------------
+// Like a real device, the format and frame rate belong to the device, not to a file handle or process.
+
+static void load_format_locked(struct vcam_device *dev) {
+    uint32_t fourcc = atomic_load(&dev->shared->format[0]);
+    if (!fourcc) return;
+    struct v4l2_pix_format pix;
+    vcam_fill_format(dev, &pix, fourcc, atomic_load(&dev->shared->format[1]), atomic_load(&dev->shared->format[2]));
+    dev->fmt = pix;
+    uint32_t rate = atomic_load(&dev->shared->format[3]);
+    for (int i = 0; i < dev->nrates; i++)
+        if (dev->rates[i] == rate) dev->rate = rate;
+}
+
+static void store_format_locked(struct vcam_device *dev) {
+    atomic_store(&dev->shared->format[1], dev->fmt.width);
+    atomic_store(&dev->shared->format[2], dev->fmt.height);
+    atomic_store(&dev->shared->format[3], dev->rate);
+    atomic_store(&dev->shared->format[0], dev->fmt.pixelformat);
 }
 
 // ---- ioctls -------------------------------------------------------------------------------------
@@ -403,6 +183,7 @@ static int format_ioctl(struct vcam_open *op, unsigned long request, struct v4l2
     if (request == VIDIOC_S_FMT) {
         if (queue_busy(op) || dev->nbuffers) return -EBUSY;
         dev->fmt = pix;
+        store_format_locked(dev);
     }
     memset(&f->fmt, 0, sizeof f->fmt);
     f->fmt.pix = pix;
@@ -426,6 +207,7 @@ static int parm_ioctl(struct vcam_open *op, unsigned long request, struct v4l2_s
                 if ((d < 0 ? -d : d) < (bd < 0 ? -bd : bd)) best = dev->rates[i];
             }
             dev->rate = best;
+            store_format_locked(dev);
         }
     }
     memset(&p->parm, 0, sizeof p->parm);
@@ -446,7 +228,7 @@ static int reqbufs(struct vcam_open *op, struct v4l2_requestbuffers *rb) {
     if (r) return r;
     if (queue_busy(op)) return -EBUSY;
     if (dev->streaming) return -EBUSY;
-    free_buffers_locked(dev);
+    vcam_buffers_free_locked(dev);
     if (rb->count == 0) {
         dev->queue_owner = NULL;
         vcam_release_owner(dev);
@@ -454,7 +236,7 @@ static int reqbufs(struct vcam_open *op, struct v4l2_requestbuffers *rb) {
     }
     if (!vcam_claim_owner(dev)) return -EBUSY;
     uint32_t want = rb->count > VCAM_MAX_BUFFERS ? VCAM_MAX_BUFFERS : rb->count;
-    int made = alloc_buffers_locked(dev, want, dev->fmt.sizeimage);
+    int made = vcam_buffers_alloc_locked(dev, want, dev->fmt.sizeimage);
     if (made <= 0) {
         vcam_release_owner(dev);
         return -ENOMEM;
@@ -480,7 +262,7 @@ static int create_bufs(struct vcam_open *op, struct v4l2_create_buffers *cb) {
     if (dev->nbuffers >= VCAM_MAX_BUFFERS) return -ENOBUFS;
     if (!vcam_claim_owner(dev)) return -EBUSY;
     uint32_t room = (uint32_t)(VCAM_MAX_BUFFERS - dev->nbuffers);
-    int made = alloc_buffers_locked(dev, cb->count < room ? cb->count : room, cb->format.fmt.pix.sizeimage);
+    int made = vcam_buffers_alloc_locked(dev, cb->count < room ? cb->count : room, cb->format.fmt.pix.sizeimage);
     if (made <= 0) return -ENOMEM;
     cb->count = (uint32_t)made;
     dev->queue_owner = op;
@@ -490,7 +272,7 @@ static int create_bufs(struct vcam_open *op, struct v4l2_create_buffers *cb) {
 static int querybuf(struct vcam_device *dev, struct v4l2_buffer *b) {
     if (b->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
     if (b->index >= (uint32_t)dev->nbuffers) return -EINVAL;
-    report_buffer(dev->buffers[b->index], b);
+    vcam_buffer_report(dev->buffers[b->index], b);
     return 0;
 }
 
@@ -506,7 +288,7 @@ static int qbuf(struct vcam_open *op, struct v4l2_buffer *b) {
     buf->v.bytesused = 0;
     dev->queued[dev->nqueued++] = (int)b->index;
     pthread_cond_broadcast(&dev->cond);
-    report_buffer(buf, b);
+    vcam_buffer_report(buf, b);
     return 0;
 }
 
@@ -525,8 +307,8 @@ static int dqbuf(struct vcam_open *op, struct v4l2_buffer *b) {
     memmove(dev->done, dev->done + 1, sizeof(int) * (size_t)--dev->ndone);
     struct vcam_buffer *buf = dev->buffers[idx];
     buf->done = false;
-    consume_ready_byte(op);
-    report_buffer(buf, b);
+    vcam_socket_take_ready(op);
+    vcam_buffer_report(buf, b);
     return 0;
 }
 
@@ -538,13 +320,19 @@ static int streamon(struct vcam_open *op, const int *type) {
     if (queue_busy(op)) return -EBUSY;
     if (!dev->nbuffers) return -EINVAL;
     if (dev->streaming) return 0;
+    while (dev->producer_alive) pthread_cond_wait(&dev->cond, &dev->lock);   // a stopping stream's thread
     dev->streaming = true;
     dev->sequence = 0;
-    if (pthread_create(&dev->producer, NULL, producer_main, dev) != 0) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int created = pthread_create(&dev->producer, &attr, vcam_producer_main, dev);
+    pthread_attr_destroy(&attr);
+    if (created != 0) {
         dev->streaming = false;
         return -ENOMEM;
     }
-    dev->producer_running = true;
+    dev->producer_alive = true;
     return 0;
 }
 
@@ -613,7 +401,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     if (op->dead) return -ENODEV;
     if (vcam_fault_unplugged(dev)) {
         pthread_mutex_lock(&dev->lock);
-        handle_unplug_locked(dev);
+        vcam_unplug_locked(dev);
         pthread_mutex_unlock(&dev->lock);
         return -ENODEV;
     }
@@ -671,6 +459,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     }
 
     pthread_mutex_lock(&dev->lock);
+    if (!dev->nbuffers) load_format_locked(dev);   // buffers pin the format they were made for
     int r;
     switch (request) {
     case VIDIOC_ENUMINPUT:
@@ -696,12 +485,29 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     return r;
 }
 
+// A released open is freed only after 64 later releases: an ioctl racing with close() on the same fd
+// (which lookup() cannot stop) still finds valid, dead memory, while a program that opens devices
+// over and over does not grow.
+#define GRAVEYARD_SIZE 64
+static struct vcam_open *graveyard[GRAVEYARD_SIZE];
+static unsigned graveyard_next;
+static pthread_mutex_t graveyard_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void bury(struct vcam_open *op) {
+    pthread_mutex_lock(&graveyard_lock);
+    struct vcam_open *old = graveyard[graveyard_next];
+    graveyard[graveyard_next] = op;
+    graveyard_next = (graveyard_next + 1) % GRAVEYARD_SIZE;
+    pthread_mutex_unlock(&graveyard_lock);
+    free(old);
+}
+
 void vcam_release_open(struct vcam_open *op) {
     struct vcam_device *dev = op->dev;
     pthread_mutex_lock(&dev->lock);
     if (dev->queue_owner == op) {
         vcam_stop_streaming_locked(dev);
-        free_buffers_locked(dev);
+        vcam_buffers_free_locked(dev);
         dev->queue_owner = NULL;
         vcam_release_owner(dev);
     }
@@ -712,10 +518,11 @@ void vcam_release_open(struct vcam_open *op) {
             break;
         }
     op->closed = true;
+    op->dead = true;   // an ioctl racing with this close fails instead of using the released queue
     if (op->peer_fd >= 0) vcam_real_close(op->peer_fd);
     op->peer_fd = -1;
     if (op->own_fd >= 0) vcam_real_close(op->own_fd);
     op->own_fd = -1;
     pthread_mutex_unlock(&dev->lock);
-    // The struct itself is never freed: a racing ioctl on a just-closed fd may still hold it.
+    bury(op);
 }

@@ -13,7 +13,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define VCAM_SHARED_MAGIC 0x7643616du
+#define VCAM_SHARED_MAGIC 0x7643616fu   // changes whenever struct vcam_shared changes meaning
+
+static void attach(struct vcam_device *dev);
 
 static void make_dirs(char *path) {
     for (char *p = path + 1; *p; p++) {
@@ -25,18 +27,7 @@ static void make_dirs(char *path) {
     mkdir(path, 0777);
 }
 
-static void write_uevent(struct vcam_device *dev) {
-    dev->uevent_fd = (int)syscall(SYS_memfd_create, "vcam-uevent", 1u /* MFD_CLOEXEC */);
-    if (dev->uevent_fd < 0) return;
-    char text[128];
-    int n = snprintf(text, sizeof text, "MAJOR=%d\nMINOR=%d\nDEVNAME=%s\n", VCAM_VIDEO_MAJOR, dev->minor, dev->name);
-    if (vcam_real_write(dev->uevent_fd, text, (size_t)n) != n) {
-        vcam_real_close(dev->uevent_fd);
-        dev->uevent_fd = -1;
-    }
-}
-
-int vcam_state_attach(struct vcam_device *dev) {
+void vcam_state_locate(struct vcam_device *dev) {
     const char *root = getenv("VCAM_STATE_DIR");
     char def[64];
     if (!root || !*root) {
@@ -44,8 +35,24 @@ int vcam_state_attach(struct vcam_device *dev) {
         root = def;
     }
     snprintf(dev->state_dir, sizeof dev->state_dir, "%s/%s", root, dev->name);
+}
+
+// Maps the device's shared state on first use (first open), so a program that never opens a virtual
+// device leaves no trace in the state directory.
+static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void vcam_state_attach(struct vcam_device *dev) {
+    if (atomic_load_explicit(&dev->attached, memory_order_acquire)) return;
+    pthread_mutex_lock(&attach_lock);
+    if (!atomic_load(&dev->attached)) {
+        attach(dev);
+        atomic_store_explicit(&dev->attached, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&attach_lock);
+}
+
+static void attach(struct vcam_device *dev) {
     make_dirs(dev->state_dir);
-    write_uevent(dev);
 
     char path[256];
     snprintf(path, sizeof path, "%s/state", dev->state_dir);
@@ -73,13 +80,13 @@ int vcam_state_attach(struct vcam_device *dev) {
         uint32_t expect = r;
         if ((r != 1 || spins > 2000) && atomic_compare_exchange_strong(&sh->ready, &expect, 1)) {
             atomic_store(&sh->owner_pid, 0);
+            for (int i = 0; i < 4; i++) atomic_store(&sh->format[i], 0);
             vcam_controls_init_shared(dev);
             atomic_store(&sh->ready, VCAM_SHARED_MAGIC);
             break;
         }
         usleep(500);
     }
-    return 0;
 }
 
 static bool state_file_exists(struct vcam_device *dev, const char *name) {

@@ -55,6 +55,7 @@ struct vcam_shared {
     _Atomic uint64_t focus_busy_until; // CLOCK_MONOTONIC ns; auto_focus_status is BUSY until then
     _Atomic uint32_t strobe_pending;   // frames left to be lit by a flash strobe
     _Atomic uint32_t generation;       // bumped on every control change (render cache key)
+    _Atomic uint32_t format[4];        // current fourcc, width, height, frames per second (0: default)
 };
 
 struct vcam_device {
@@ -73,9 +74,10 @@ struct vcam_device {
     uint32_t rates[VCAM_MAX_RATES];   // frames per second
     int ncontrols;
     const struct vcam_control *controls[VCAM_MAX_CONTROLS];
+    int slot[VCAM_MAX_CONTROLS];      // index of each control's value in vcam_shared.value
     char state_dir[200];              // $VCAM_STATE_DIR/video0
-    struct vcam_shared *shared;
-    int uevent_fd;                    // memfd holding the sysfs uevent text
+    struct vcam_shared *shared;       // mapped on first open (vcam_state_attach)
+    _Atomic bool attached;
 
     // Per-process driver state, guarded by lock.
     pthread_mutex_t lock;
@@ -89,10 +91,12 @@ struct vcam_device {
     int queued[VCAM_MAX_BUFFERS], nqueued;     // FIFO of buffer indexes given to the "hardware"
     int done[VCAM_MAX_BUFFERS], ndone;         // FIFO of filled buffer indexes
     bool streaming;
-    bool producer_running;
+    bool producer_alive;              // the producer thread has not finished yet (it clears this)
     pthread_t producer;
     uint32_t sequence;
     struct vcam_open *opens;          // every open file handle of this device (linked by next)
+    bool seen_valid;                  // seen[] holds the control values this process last notified
+    int64_t seen[VCAM_MAX_CONTROLS];
 };
 
 struct vcam_buffer {
@@ -115,7 +119,7 @@ struct vcam_open {
     int own_fd;                // our dup of the app's end, to take those bytes off again
     enum v4l2_priority prio;
     bool dead;                 // saw an unplug: everything fails with ENODEV
-    bool closed;
+    bool closed;               // released: freed a while later (see bury in ioctl.c)
     bool oob_pending;
     int nsubs;
     struct vcam_subscription subs[VCAM_MAX_SUBSCRIPTIONS];
@@ -134,7 +138,8 @@ struct vcam_device *vcam_device_for_rdev(dev_t rdev);
 const char *vcam_format_description(uint32_t fourcc);
 
 // state.c
-int vcam_state_attach(struct vcam_device *dev);
+void vcam_state_locate(struct vcam_device *dev);
+void vcam_state_attach(struct vcam_device *dev);
 bool vcam_fault_unplugged(struct vcam_device *dev);
 bool vcam_fault_denied(struct vcam_device *dev);
 bool vcam_fault_stalled(struct vcam_device *dev);
@@ -148,6 +153,7 @@ void vcam_controls_setup(struct vcam_device *dev);
 void vcam_controls_init_shared(struct vcam_device *dev);
 int vcam_control_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 int64_t vcam_control_value(struct vcam_device *dev, uint32_t id, int64_t fallback);
+void vcam_controls_notice_foreign_changes_locked(struct vcam_device *dev);
 void vcam_event_push_locked(struct vcam_open *op, const struct v4l2_event *ev);
 int vcam_event_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 
@@ -158,6 +164,26 @@ void vcam_release_open(struct vcam_open *op);
 void vcam_open_started(struct vcam_open *op);
 void vcam_forget_buffer_mappings(struct vcam_buffer *buf);
 void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint32_t fourcc, uint32_t w, uint32_t h);
+
+// buffers.c
+void vcam_buffers_free_list(struct vcam_buffer **list, int n);
+void vcam_buffers_free_locked(struct vcam_device *dev);
+int vcam_buffers_alloc_locked(struct vcam_device *dev, uint32_t count, uint32_t size);
+void vcam_buffer_report(struct vcam_buffer *b, struct v4l2_buffer *out);
+
+// signal_socket.c
+void vcam_socket_signal_ready(struct vcam_open *op);
+void vcam_socket_take_ready(struct vcam_open *op);
+void vcam_socket_drain(struct vcam_open *op);
+void vcam_socket_signal_event(struct vcam_open *op);
+void vcam_socket_consume_event(struct vcam_open *op);
+void vcam_socket_reset(struct vcam_open *op);
+
+// producer.c
+void *vcam_producer_main(void *device);
+
+// unplug.c
+void vcam_unplug_locked(struct vcam_device *dev);
 
 // frames.c
 struct vcam_renderer;

@@ -42,6 +42,25 @@ struct Arguments {
         return value
     }
 
+    /// Every value of a repeatable option (`--set a=1 --set b=2`), in order.
+    mutating func options(_ name: String) throws -> [String] {
+        var values: [String] = []
+        var index = 0
+        while index < items.count {
+            if items[index].hasPrefix(name + "=") {
+                values.append(String(items[index].dropFirst(name.count + 1)))
+                items.remove(at: index)
+            } else if items[index] == name {
+                guard index + 1 < items.count else { throw UsageError("\(name) needs a value") }
+                values.append(items[index + 1])
+                items.removeSubrange(index...index + 1)
+            } else {
+                index += 1
+            }
+        }
+        return values
+    }
+
     /// An option parsed with `parse`, which returns nil for a malformed value.
     mutating func option<T>(_ name: String, as what: String, _ parse: (String) -> T?) throws -> T? {
         guard let text = try option(name) else { return nil }

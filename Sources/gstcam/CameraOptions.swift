@@ -1,23 +1,126 @@
 import GstCamera
 
-/// The options every camera command shares: which camera, which pipeline, which size and rate.
+/// The options every camera command shares: which camera, which pipeline, which size and rate, and the
+/// camera settings to apply once it runs.
 struct CameraOptions {
     static let help = """
-      --device CAMERA        The camera: a path (/dev/video2), an index from `gstcam devices` (0, 1, …),
+      --device, --camera CAMERA
+                             The camera: a path (/dev/video2), an index from `gstcam devices` (0, 1, …),
                              a stable id, or part of its name. Default: the first camera.
       --pipeline FILE        A pipeline file, or the name of one in pipelines/ (default, mjpeg, test-pattern).
                              Default: default (raw frames from the camera).
       --width W, --height H  Frame size (default 640x480).
       --fps F                Frames per second (default 30).
+      --zoom FACTOR          Zoom, optical first where the camera has it, then digital (e.g. 2.5).
+      --torch on|off         The camera's torch (flash LED on continuously).
+      --focus MODE           auto (continuous), manual:POSITION (0…1), once, or point:X,Y (0…1 each; also
+                             sets the exposure point).
+      --exposure MODE        auto, or manual:SECONDS (e.g. manual:0.01).
+      --set NAME=VALUE       Any control, as `gstcam set` takes it (repeatable; e.g. --set brightness=60%).
+    Settings are applied when the camera starts; each is printed (to stderr) as the camera applied it.
     """
 
     var configuration = CameraConfiguration()
+    var zoom: Double?
+    var torch: Bool?
+    var focus: FocusRequest?
+    var exposure: ExposureMode?
+
+    enum FocusRequest: Equatable {
+        case mode(FocusMode)
+        case point(NormalizedPoint)
+    }
 
     init(_ arguments: inout Arguments) throws {
-        configuration.device = try arguments.option("--device")
+        configuration.device = try arguments.option("--device", "--camera")
         if let pipeline = try arguments.option("--pipeline") { configuration.pipeline = pipeline }
         if let width = try arguments.int("--width", minimum: 16) { configuration.width = width }
         if let height = try arguments.int("--height", minimum: 16) { configuration.height = height }
         if let fps = try arguments.int("--fps", minimum: 1) { configuration.framerate = fps }
+        zoom = try arguments.double("--zoom", minimum: 1)
+        torch = try arguments.option("--torch", as: "on or off") { ["on": true, "off": false][$0.lowercased()] }
+        focus = try arguments.option("--focus", as: "auto, manual:POSITION, once or point:X,Y", Self.parseFocus)
+        exposure = try arguments.option("--exposure", as: "auto or manual:SECONDS", Self.parseExposure)
+        configuration.controls = try arguments.options("--set").map { setting in
+            let (name, value) = try Self.assignment(setting)
+            return ControlSetting(name: name, value: value)
+        }
+    }
+
+    /// NAME=VALUE, as `gstcam set` and `--set` take it.
+    static func assignment(_ item: String) throws(UsageError) -> (name: String, value: String) {
+        guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+            throw UsageError("\"\(item)\" is not NAME=VALUE")
+        }
+        return (String(item[..<equals]), String(item[item.index(after: equals)...]))
+    }
+
+    static func parseFocus(_ text: String) -> FocusRequest? {
+        let lowered = text.lowercased()
+        switch lowered {
+        case "auto", "continuous": return .mode(.continuous)
+        case "once": return .mode(.once())
+        default: break
+        }
+        if lowered.hasPrefix("manual:"), let position = Double(lowered.dropFirst(7)), (0...1).contains(position) {
+            return .mode(.manual(position: position))
+        }
+        if lowered.hasPrefix("point:") {
+            let parts = lowered.dropFirst(6).split(separator: ",").compactMap { Double($0) }
+            if parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) { return .point(NormalizedPoint(x: parts[0], y: parts[1])) }
+        }
+        return nil
+    }
+
+    static func parseExposure(_ text: String) -> ExposureMode? {
+        let lowered = text.lowercased()
+        if lowered == "auto" { return .automatic }
+        if lowered.hasPrefix("manual:"), let seconds = Double(lowered.dropFirst(7)), seconds > 0 { return .manual(seconds: seconds) }
+        return nil
+    }
+
+    /// Applies --zoom, --torch, --focus and --exposure to the started session and prints what each became.
+    func adjust(_ session: CameraSession) async throws {
+        for control in configuration.controls {
+            let applied = try session.controls().control(named: control.name)
+            note("\(applied.name)=\(applied.valueDescription)  (asked \(control.value))")
+        }
+        if let zoom {
+            note("Zoom: \(try session.setZoom(Zoom(factor: zoom)))")
+        }
+        if let torch {
+            let state = try session.controls().setTorch(on: torch)
+            note("Torch: " + (state.isOn ? "on" + (state.level.map { " (level \(Int(($0 * 100).rounded()))%)" } ?? "") : "off"))
+        }
+        switch focus {
+        case .mode(let mode)?:
+            note("Focus: " + Self.describe(try await session.controls().setFocus(mode)))
+        case .point(let point)?:
+            let result = try await session.controls().focus(at: point)
+            note("Focus: point (\(point.x), \(point.y)) by \(result.method.rawValue)"
+                + (result.exposurePoint ? ", exposure point set" : "") + (result.focus.map { ", " + Self.describe($0) } ?? ""))
+        case nil:
+            break
+        }
+        if let exposure {
+            switch try session.controls().setExposure(exposure) {
+            case .automatic: note("Exposure: auto")
+            case .manual(let seconds): note("Exposure: manual \(seconds) s")
+            }
+        }
+    }
+
+    static func describe(_ result: FocusResult) -> String {
+        switch result {
+        case .continuous: return "continuous auto focus"
+        case .manual(let position): return "manual, lens at \((position * 100).rounded() / 100)"
+        case .reached: return "focused once (reached)"
+        case .failed: return "focus once failed"
+        case .timedOut: return "focus once timed out"
+        }
+    }
+
+    private func note(_ line: String) {
+        Standard.error.write(line + "\n")
     }
 }

@@ -19,6 +19,7 @@ enum CaptureCommand: Command {
                              or not at all.
       --dir DIR              Save into DIR under a new gallery name instead of the gallery folder.
       --overwrite            Replace FILE if it exists (otherwise an existing file is an error).
+      --flash                Fire the camera's flash LED for the photo.
       --latest               Point latest.jpg in the photo's folder at the new photo.
       --warmup N             Frames to let pass first so exposure and white balance settle (default 15;
                              0 takes the first frame).
@@ -42,6 +43,7 @@ enum CaptureCommand: Command {
         let directory = try arguments.option("--dir")
         let overwrite = arguments.flag("--overwrite")
         let latest = arguments.flag("--latest")
+        let flash = arguments.flag("--flash")
         let immediate = arguments.flag("--immediate")
         let warmupOption = try arguments.int("--warmup", minimum: 0)
         let count = try arguments.int("--count", minimum: 0)
@@ -58,6 +60,7 @@ enum CaptureCommand: Command {
         let warmup = immediate ? 0 : warmupOption ?? 15
         if interval != nil, count == nil { throw UsageError("--interval needs --count N (use --count 0 to run until Ctrl-C)") }
         if count != nil, output == "-" { throw UsageError("-o - writes one photo; a burst needs files (-o PATTERN or --dir)") }
+        if count != nil, flash { throw UsageError("--flash fires for one photo; it cannot be used with --count") }
         let pattern = count == nil ? nil : try output.map { output in
             guard let names = NumberedPhotoNames(pattern: output) else {
                 throw UsageError("-o \(output): a pattern may hold one number (%d, %4d or %04d) and %% for a %")
@@ -70,6 +73,7 @@ enum CaptureCommand: Command {
         defer { session.stop() }
         do {
             try await session.start()
+            try await camera.adjust(session)
             if warmup > 1 {
                 for await frame in session.frames() where frame.number >= warmup { break }
             }
@@ -87,8 +91,8 @@ enum CaptureCommand: Command {
                 return
             }
             let photo = output == nil
-                ? try await session.capturePhoto(into: PhotoLibrary(directory: directory), format: format ?? .jpeg)
-                : try await session.capturePhoto(to: output!, format: format, overwrite: overwrite)
+                ? try await session.capturePhoto(into: PhotoLibrary(directory: directory), format: format ?? .jpeg, flash: flash)
+                : try await session.capturePhoto(to: output!, format: format, overwrite: overwrite, flash: flash)
             session.stop()
             if latest { try PhotoLibrary.updateLatestLink(to: photo.path) }
             if json {

@@ -25,6 +25,7 @@ enum PreviewCommand: Command {
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }
         try await session.start()
+        try await camera.adjust(session)
         let clock = ContinuousClock()
         let started = clock.now
         var lastCount = session.frameCount

@@ -23,12 +23,7 @@ enum SetCommand: Command {
 
     static func run(_ arguments: inout Arguments) async throws {
         let device = try arguments.option("--device", "-d")
-        let assignments = try arguments.positionals().map { item throws(UsageError) -> (String, String) in
-            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
-                throw UsageError("\"\(item)\" is not NAME=VALUE")
-            }
-            return (String(item[..<equals]), String(item[item.index(after: equals)...]))
-        }
+        let assignments = try arguments.positionals().map(CameraOptions.assignment)
         guard !assignments.isEmpty else { throw UsageError("give at least one NAME=VALUE (see gstcam controls)") }
         let controls = try CameraControls(cameraMatching: device)
         for (name, value) in assignments {

@@ -5,7 +5,7 @@ import Testing
 /// Bursts and timelapses from a running session: the camera stays open, photos come in sequence, each one a
 /// different frame, and the preview keeps its frame rate.
 @Suite(.serialized) struct BurstTests {
-    static let device = "/dev/video12"
+    static let device = "/dev/video14"
 
     func startCamera(width: Int = 320, height: Int = 240) async throws -> CameraSession {
         let session = try CameraSession(configuration: CameraConfiguration(device: Self.device, width: width, height: height))

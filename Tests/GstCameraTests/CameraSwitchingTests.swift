@@ -2,19 +2,37 @@ import Foundation
 import Testing
 @testable import GstCamera
 
-/// Switching between virtual cameras (scripts/test configures them): /dev/video6 is red (YUYV and more),
-/// /dev/video8 blue (NV12 only). The identity band is the top sixth of each frame.
+/// Switching between virtual cameras (scripts/test configures them): /dev/video0 is red (uvc), /dev/video4
+/// blue (basic), /dev/video8 green without 640x480, /dev/video10 Motion-JPEG only. The identity band is the
+/// top sixth of each frame.
 @Suite(.serialized) struct CameraSwitchingTests {
-    static let red = "/dev/video6"
-    static let blue = "/dev/video8"
+    static let red = "/dev/video0"
+    static let blue = "/dev/video4"
+    /// Offers 320x240 and 1280x720 only.
+    static let green = "/dev/video8"
+    static let motionJPEGOnly = "/dev/video10"
 
-    enum Identity: Equatable { case red, blue, other }
+    enum Identity: Equatable { case red, blue, green, other }
 
     static func identity(of frame: Frame) -> Identity {
         let (r, g, b) = frame.rgb(x: frame.width / 2, y: frame.height / 24)
         if r > 180 && g < 80 && b < 80 { return .red }
         if b > 180 && r < 80 && g < 80 { return .blue }
+        if g > 180 && r < 80 && b < 80 { return .green }
         return .other
+    }
+
+    /// After a refused switch: still running on `device`, frames flowing and showing its identity.
+    private func expectStillStreaming(_ session: CameraSession, _ device: String, _ identity: Identity) async throws {
+        #expect(session.state == .running)
+        #expect(session.device == device)
+        let before = session.frameCount
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(session.frameCount > before + 5, "the preview keeps running on the previous camera")
+        for await frame in session.frames() {
+            #expect(Self.identity(of: frame) == identity)
+            break
+        }
     }
 
     private func startOn(_ device: String) async throws -> CameraSession {
@@ -53,20 +71,61 @@ import Testing
         #expect(gaps.max()! < .milliseconds(400), "longest gap \(gaps.max()!)")
     }
 
+    @Test func aCameraWithoutTheSessionSizeIsScaledToIt() async throws {
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        try await session.switchCamera(to: Self.green)
+        var seen = 0
+        for await frame in session.frames() {
+            #expect(frame.width == 640 && frame.height == 480)
+            #expect(Self.identity(of: frame) == .green)
+            seen += 1
+            if seen == 5 { break }
+        }
+        // Back to a camera that has 640x480: it is asked for that again.
+        try await session.switchCamera(to: Self.red)
+        for await frame in session.frames() {
+            #expect(Self.identity(of: frame) == .red && frame.width == 640)
+            break
+        }
+    }
+
+    @Test func aCameraWithNoUsableFormatIsRefusedAndThePreviousOneComesBack() async throws {
+        // This camera offers Motion-JPEG only, which the raw default pipeline cannot take: the new source fails
+        // to negotiate (and ends its stream), and the red camera must be put back with frames flowing.
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        do {
+            try await session.switchCamera(to: Self.motionJPEGOnly)
+            Issue.record("switched to a camera with no raw format")
+        } catch let error as CameraError {
+            guard case .negotiationFailed(let device, _) = error else { Issue.record("got \(error)"); return }
+            #expect(device == Self.motionJPEGOnly)
+        }
+        try await expectStillStreaming(session, Self.red, .red)
+    }
+
     @Test func switchingToAMissingCameraKeepsThePreviousOne() async throws {
         let session = try await startOn(Self.red)
         defer { session.stop() }
         await #expect(throws: CameraError.noSuchDevice(path: "/dev/video99", available: CameraDiscovery.cameras().map(\.summary))) {
             try await session.switchCamera(to: "/dev/video99")
         }
-        #expect(session.state == .running)
-        #expect(session.device == Self.red)
-        var frames = 0
-        for await frame in session.frames() {
-            #expect(Self.identity(of: frame) == .red)
-            frames += 1
-            if frames == 5 { break }
+        try await expectStillStreaming(session, Self.red, .red)
+    }
+
+    @Test func switchingToAForbiddenCameraKeepsThePreviousOne() async throws {
+        // The virtual camera's "deny" fault: open(2) of the blue camera fails with EACCES.
+        let state = try #require(ProcessInfo.processInfo.environment["VCAM_STATE_DIR"]) + "/video4"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: state + "/deny", contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: state + "/deny") }
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        await #expect(throws: CameraError.permissionDenied(path: Self.blue)) {
+            try await session.switchCamera(to: Self.blue)
         }
+        try await expectStillStreaming(session, Self.red, .red)
     }
 
     @Test func switchingToABusyCameraKeepsThePreviousOne() async throws {
@@ -88,11 +147,7 @@ import Testing
             guard case .deviceBusy(let path, _) = error else { Issue.record("got \(error)"); return }
             #expect(path == Self.blue)
         }
-        #expect(session.state == .running)
-        #expect(session.device == Self.red)
-        let before = session.frameCount
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(session.frameCount > before + 5, "the preview keeps running on the previous camera")
+        try await expectStillStreaming(session, Self.red, .red)
     }
 
     @Test func aPhotoTakenAroundASwitchIsComplete() async throws {

@@ -111,6 +111,33 @@ import Testing
         #expect(await sizes.value == ["320x240"])
     }
 
+    @Test func aZoomChangeShowsWithinAFewFrames() async throws {
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        var latencies: [Int] = []
+        var durations: [Duration] = []
+        for round in 0..<6 {
+            let factor = round % 2 == 0 ? 2.0 : 1.0
+            // At 2× the left edge shows the yellow bar; at 1× the white one.
+            func zoomed(_ frame: Frame) -> Bool { frame.rgb(x: 4, y: 20).blue < 100 }
+            let frames = session.frames()
+            var iterator = frames.makeAsyncIterator()
+            guard let current = await iterator.next() else { break }
+            let requested = ContinuousClock.now
+            try session.setZoom(Zoom(factor: factor))
+            while let frame = await iterator.next() {
+                if zoomed(frame) == (factor == 2) {
+                    latencies.append(frame.number - current.number)
+                    durations.append(ContinuousClock.now - requested)
+                    break
+                }
+            }
+        }
+        #expect(latencies.count == 6)
+        #expect(latencies.allSatisfy { $0 <= 3 }, "frames until the new zoom showed: \(latencies)")
+        print("zoom change → first frame at the new zoom: frames \(latencies), times \(durations.map { $0.formatted(.units(allowed: [.milliseconds])) })")
+    }
+
     @Test func zoomChangesBetweenPhotosKeepTheSessionRunning() async throws {
         // Zoom changes renegotiate the pipeline; with photo branches coming and going this once failed with
         // not-negotiated when the four crop sides were applied one by one.

@@ -18,7 +18,8 @@ import Testing
             #expect(VirtualCameras.formatsMatch(camera.formats.map(\.pixelFormat.description), camera.path),
                     "\(camera.path): \(camera.formats.map(\.pixelFormat))")
             let first = try #require(camera.formats.first)
-            #expect(first.sizes.contains { $0.width == 640 && $0.height == 480 && $0.framesPerSecond.contains(30) })
+            let sizes = VirtualCameras.configuredSizes(of: camera.path) ?? ["640x480"]
+            #expect(sizes.allSatisfy { size in first.sizes.contains { "\($0.width)x\($0.height)" == size && $0.framesPerSecond.contains(30) } })
             #expect(camera.nodes.contains(CameraNode(path: camera.path, kind: .capture)))
             #expect(!camera.isInfrared)
         }

@@ -19,10 +19,20 @@ enum VirtualCameras {
     /// The fourccs a virtual device is configured with (its `formats=` option), nil when it keeps its
     /// profile's own (which include YUYV and NV12).
     static func configuredFormats(of path: String) -> Set<String>? {
+        option("formats", of: path).map { Set($0.split(separator: "+").map { $0 == "MJPEG" ? "MJPG" : String($0) }) }
+    }
+
+    /// The `sizes=` option of a virtual device ("320x240+1280x720"), nil when it keeps its profile's sizes
+    /// (which include 640x480).
+    static func configuredSizes(of path: String) -> [String]? {
+        option("sizes", of: path).map { $0.split(separator: "+").map(String.init) }
+    }
+
+    private static func option(_ name: String, of path: String) -> String? {
         let spec = ProcessInfo.processInfo.environment["VCAM_DEVICES"] ?? "/dev/video0=uvc"
         for entry in spec.split(separator: ";") where entry.hasPrefix(path + "=") {
-            for option in entry.split(separator: ",").dropFirst() where option.hasPrefix("formats=") {
-                return Set(option.dropFirst("formats=".count).split(separator: "+").map { $0 == "MJPEG" ? "MJPG" : String($0) })
+            for option in entry.split(separator: ",").dropFirst() where option.hasPrefix(name + "=") {
+                return String(option.dropFirst(name.count + 1))
             }
         }
         return nil

@@ -5,7 +5,7 @@ import Testing
 /// Zero shutter lag: a photo shows the frame that was current when it was asked for (or the next one, already
 /// on its way), read from the sequence stamp the virtual camera draws into every frame.
 @Suite(.serialized) struct ShutterLatencyTests {
-    static let device = "/dev/video10"
+    static let device = "/dev/video12"
 
     func startCamera(width: Int = 640, height: Int = 480) async throws -> CameraSession {
         let session = try CameraSession(configuration: CameraConfiguration(device: Self.device, width: width, height: height))

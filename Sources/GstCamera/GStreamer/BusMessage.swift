@@ -2,8 +2,8 @@ import CGStreamer
 
 /// The bus messages the session acts on, as Swift values copied out of the GstMessage.
 enum BusMessage: Sendable, Equatable {
-    /// An element failed; `domain`/`code` are GStreamer's error quark name and code.
-    case error(source: String, domain: String, code: Int32, message: String, debug: String?)
+    /// An element failed.
+    case error(BusError)
     case warning(source: String, message: String)
     case endOfStream(source: String)
     case stateChanged(source: String, from: GstStateName, to: GstStateName)
@@ -20,11 +20,15 @@ enum BusMessage: Sendable, Equatable {
             var error: UnsafeMutablePointer<GError>?
             var debug: UnsafeMutablePointer<gchar>?
             gst_message_parse_error(message, &error, &debug)
-            self = .error(source: source,
-                          domain: error.flatMap { g_quark_to_string(gstcam_error_domain($0)) }.map { String(cString: $0) } ?? "",
-                          code: error.map { gstcam_error_code($0) } ?? 0,
-                          message: error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error",
-                          debug: takeGString(debug))
+            let origin = gstcam_message_source(message)
+            self = .error(BusError(
+                source: source,
+                origin: origin.map { UInt(bitPattern: $0) } ?? 0,
+                fromDetachedElement: origin.map(Self.isDetached) ?? false,
+                domain: error.flatMap { g_quark_to_string(gstcam_error_domain($0)) }.map { String(cString: $0) } ?? "",
+                code: error.map { gstcam_error_code($0) } ?? 0,
+                message: error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error",
+                debug: takeGString(debug)))
             if let error { g_error_free(error) }
         case GST_MESSAGE_WARNING:
             var error: UnsafeMutablePointer<GError>?
@@ -55,6 +59,34 @@ enum BusMessage: Sendable, Equatable {
             self = .other
         }
     }
+}
+
+extension BusMessage {
+    /// An element that is in no bin (it was removed, e.g. a camera source replaced by a switch) and is not a
+    /// pipeline itself. The message holds a reference to it, so asking is safe.
+    static func isDetached(_ object: UnsafeMutablePointer<GstObject>) -> Bool {
+        guard let parent = gst_object_get_parent(object) else {
+            return g_type_check_instance_is_a(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GTypeInstance.self),
+                                              gst_pipeline_get_type()) == 0
+        }
+        gst_object_unref(parent)
+        return false
+    }
+}
+
+/// An error message's content.
+struct BusError: Sendable, Equatable {
+    /// The element's name.
+    let source: String
+    /// The element's address, to tell two elements of one name apart (a switch's old and new `source`).
+    let origin: UInt
+    /// Posted by an element no longer in the pipeline: a late word from something already replaced.
+    let fromDetachedElement: Bool
+    /// GStreamer's error domain (quark name) and code.
+    let domain: String
+    let code: Int32
+    let message: String
+    let debug: String?
 }
 
 /// A GstState as a Sendable Swift value.

@@ -36,6 +36,18 @@ final class Element: @unchecked Sendable {
     func set(_ name: String, _ value: UInt64) { gstcam_set_uint64(pointer, name, guint64(value)) }
     func set(_ name: String, _ value: String) { gstcam_set_string(pointer, name, value) }
 
+    /// Sets a caps property from its string form (e.g. a capsfilter's "caps").
+    func setCaps(_ name: String, _ description: String) {
+        guard let caps = gst_caps_from_string(description) else { return }
+        gstcam_set_caps(pointer, name, caps)
+        gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self))
+    }
+
+    /// A caps property in its string form.
+    func caps(_ name: String) -> String? {
+        takeGString(gstcam_get_caps_string(pointer, name))
+    }
+
     func int(_ name: String) -> Int32 { gstcam_get_int(pointer, name) }
     func string(_ name: String) -> String? { takeGString(gstcam_get_string(pointer, name)) }
 

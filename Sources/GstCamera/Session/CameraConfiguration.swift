@@ -14,10 +14,12 @@ public struct CameraConfiguration: Sendable, Equatable {
     public var jpegQuality: Int
     /// How long `start()` waits for the first frame.
     public var startTimeout: Duration
+    /// Controls set on the camera, in order, as the session starts.
+    public var controls: [ControlSetting]
 
     public init(pipeline: String = "default", device: String? = nil, width: Int = 640, height: Int = 480,
                 framerate: Int = 30, displaySink: String? = nil, jpegQuality: Int = 85,
-                startTimeout: Duration = .seconds(10)) {
+                startTimeout: Duration = .seconds(10), controls: [ControlSetting] = []) {
         self.pipeline = pipeline
         self.device = device
         self.width = width
@@ -26,5 +28,6 @@ public struct CameraConfiguration: Sendable, Equatable {
         self.displaySink = displaySink
         self.jpegQuality = jpegQuality
         self.startTimeout = startTimeout
+        self.controls = controls
     }
 }

@@ -1,8 +1,10 @@
 import CGStreamer
 
-/// A camera switch in progress: which camera, and the first buffer it must deliver.
+/// A camera switch in progress: which camera, its source element (by address, to match its bus messages),
+/// and the first buffer it must deliver.
 struct SourceSwitch: Sendable {
     let target: String
+    let origin: UInt
     let started = OneShot<Void>()
 }
 
@@ -50,14 +52,30 @@ extension CameraSession {
         let device = camera.path
         if device == current { return CameraSwitch(from: current, to: device, duration: .zero) }
         let replacement = try makeSource(for: device)
+        // The camera being left must not keep its torch burning.
+        if let controls = try? CameraControls(devicePath: current), controls.hasTorch {
+            _ = try? controls.setTorch(on: false)
+        }
         guard let old = pipeline.pipeline.child(named: "source"), let oldOutput = old.staticPad("src"),
               let downstream = oldOutput.peer else {
             throw CameraError.missingPipelineElement(file: pipelinePath, name: "source", purpose: "the camera source")
         }
+        let sourceCaps = pipeline.pipeline.child(named: "source-caps")
+        let previousCaps = sourceCaps?.caps("caps")
         detach(old, output: oldOutput, downstream: downstream, from: pipeline.pipeline)
         do {
+            if let sourceCaps, let previousCaps {
+                // Cameras differ in sizes: ask this one for its closest mode; the zoom stage scales it to the
+                // session's size, so frames and photos keep their size across the switch.
+                let compressed = previousCaps.hasPrefix("image/jpeg")
+                let wanted = SourceMode(width: configuration.width, height: configuration.height, framerate: configuration.framerate)
+                if let mode = SourceMode.closest(to: wanted, in: camera.formats, compressed: compressed) {
+                    sourceCaps.setCaps("caps", mode.caps(compressed: compressed))
+                }
+            }
             try await attach(replacement, to: downstream, in: pipeline.pipeline, device: device)
         } catch {
+            if let sourceCaps, let previousCaps { sourceCaps.setCaps("caps", previousCaps) }
             // Put the previous camera back; if even that fails, the session has no camera and fails.
             detach(replacement, output: replacement.staticPad("src")!, downstream: downstream, from: pipeline.pipeline)
             do {
@@ -71,7 +89,9 @@ extension CameraSession {
             $0.pipeline?.device = device
             $0.pipeline?.cameraName = camera.name
         }
-        try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
+        // Digital zoom is kept; the optical part follows the new camera's lens.
+        let rezoomed = try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
+        shared.withLock { $0.zoom = rezoomed }
         let framesBefore = frameCount
         for await frame in frames() where frame.number > framesBefore { break }
         return CameraSwitch(from: current, to: device, duration: ContinuousClock.now - requested)
@@ -104,7 +124,7 @@ extension CameraSession {
 
     /// Adds `source`, links it and starts it; returns once its first buffer has passed.
     private func attach(_ source: Element, to downstream: Pad, in pipeline: Element, device: String) async throws {
-        let sourceSwitch = SourceSwitch(target: device)
+        let sourceSwitch = SourceSwitch(target: device, origin: UInt(bitPattern: source.pointer))
         shared.withLock { $0.sourceSwitch = sourceSwitch }
         defer { shared.withLock { $0.sourceSwitch = nil } }
         guard pipeline.add(source), let output = source.staticPad("src"), output.link(to: downstream) == .ok else {
@@ -113,6 +133,12 @@ extension CameraSession {
         output.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in
             sourceSwitch.started.succeed(())
             return GST_PAD_PROBE_REMOVE
+        }
+        // A source that fails to start (busy, no usable format) posts its error and then ends its stream with
+        // EOS, which would finish the rest of the pipeline for the camera put back after it. Its EOS stops here;
+        // the guard goes only once the source has delivered (a failed source keeps it until it is removed).
+        let eosGuard = output.addProbe(GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { data in
+            data.eventType == GST_EVENT_EOS ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
         }
         guard source.syncStateWithParent() else {
             // The bus usually says why (busy, forbidden) just after; prefer that to a bare failure.
@@ -124,5 +150,7 @@ extension CameraSession {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "\(device) could not be started")
         }
         try await sourceSwitch.started.value(timeout: configuration.startTimeout, what: "The first frame from \(device)")
+        output.removeProbe(eosGuard)
+        shared.withLock { $0.pipeline?.sourceOrigin = sourceSwitch.origin }
     }
 }

@@ -4,32 +4,48 @@ extension CameraSession {
     /// The zoom in effect (or to be applied when the session starts).
     public var zoom: Zoom { shared.withLock { $0.zoom } }
 
-    /// Zooms by cropping in the pipeline's `zoom` stage and scaling back to the output size, so preview frames
-    /// and photos keep their size and the pipeline never restarts. The factor is clamped to 1…the maximum
-    /// (`Zoom.maximumDigitalFactor`, or less where the crop would get under 32 pixels) and the centre to the
-    /// frame; the zoom actually applied is returned. Before `start()` it is remembered and applied then.
+    /// Zooms optically first, where the camera has `zoom_absolute`, then digitally beyond the optical maximum
+    /// (hybrid): the digital part crops in the pipeline's `zoom` stage and scales back to the output size, so
+    /// preview frames and photos keep their size and the pipeline never restarts. The factor is clamped to
+    /// 1…the maximum (the optical maximum × `Zoom.maximumDigitalFactor`, less where the crop would get under
+    /// 32 pixels) and the centre to the frame; the zoom actually applied is returned, with its optical part.
+    /// Before `start()` it is remembered and applied when the camera is known.
     @discardableResult
     public func setZoom(_ requested: Zoom) throws -> Zoom {
-        let pipeline = shared.withLock { $0.pipeline }
-        let size = pipeline.flatMap { zoomInputSize(of: $0) } ?? (configuration.width, configuration.height)
-        let maximum = DigitalZoomCrop.maximumFactor(width: size.0, height: size.1, limit: Zoom.maximumDigitalFactor)
-        var applied = requested
-        applied.factor = min(maximum, max(1, requested.factor.isFinite ? requested.factor : 1))
-        applied.centerX = min(1, max(0, requested.centerX.isFinite ? requested.centerX : 0.5))
-        applied.centerY = min(1, max(0, requested.centerY.isFinite ? requested.centerY : 0.5))
+        var wanted = requested
+        wanted.factor = max(1, requested.factor.isFinite ? requested.factor : 1)
+        wanted.centerX = min(1, max(0, requested.centerX.isFinite ? requested.centerX : 0.5))
+        wanted.centerY = min(1, max(0, requested.centerY.isFinite ? requested.centerY : 0.5))
+        guard let pipeline = shared.withLock({ $0.pipeline }) else {
+            wanted.factor = min(wanted.factor, Zoom.maximumDigitalFactor)
+            shared.withLock { $0.zoom = wanted }
+            return wanted
+        }
+        let applied = try applyZoom(wanted, to: pipeline)
         shared.withLock { $0.zoom = applied }
-        if let pipeline { try applyZoom(applied, to: pipeline) }
         return applied
     }
 
-    /// Sets the crop of the `zoom` element for `zoom` on the frames it receives.
-    func applyZoom(_ zoom: Zoom, to pipeline: Pipeline) throws {
+    /// Splits `zoom` into an optical part (the camera's `zoom_absolute`, if any) and a digital part, sets both,
+    /// and returns what was applied.
+    @discardableResult
+    func applyZoom(_ zoom: Zoom, to pipeline: Pipeline) throws -> Zoom {
         guard let element = pipeline.pipeline.child(named: "zoom") else {
             throw CameraError.missingPipelineElement(file: pipelinePath, name: "zoom", purpose: "the videocrop that does digital zoom")
         }
         let size = zoomInputSize(of: pipeline) ?? (configuration.width, configuration.height)
-        let crop = zoom.factor <= 1 ? .none
-            : DigitalZoomCrop(width: size.0, height: size.1, factor: zoom.factor, center: (zoom.centerX, zoom.centerY))
+        let controls = try pipeline.device.map { try CameraControls(devicePath: $0) }
+        let optical = try controls?.opticalZoom()
+        let digitalMaximum = DigitalZoomCrop.maximumFactor(width: size.0, height: size.1, limit: Zoom.maximumDigitalFactor)
+        var applied = zoom
+        applied.factor = min(zoom.factor, (optical?.maximumFactor ?? 1) * digitalMaximum)
+        applied.opticalFactor = 1
+        if let controls, let optical {
+            applied.opticalFactor = try controls.setOpticalZoom(factor: min(applied.factor, optical.maximumFactor))
+        }
+        let digital = applied.factor / applied.opticalFactor
+        let crop = digital <= 1.0001 ? .none
+            : DigitalZoomCrop(width: size.0, height: size.1, factor: digital, center: (zoom.centerX, zoom.centerY))
         // All four sides change between two frames, from the streaming thread just before a frame enters the
         // crop: one renegotiation per zoom change, never a half-applied crop of the wrong shape (whose transient
         // aspect ratio can fail negotiation with a photo branch attached).
@@ -39,11 +55,15 @@ extension CameraSession {
             element.set("top", Int32(crop.top))
             element.set("bottom", Int32(crop.bottom))
         }
-        guard let input = element.staticPad("sink") else { return apply() }
-        input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in
+        if let input = element.staticPad("sink") {
+            input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in
+                apply()
+                return GST_PAD_PROBE_REMOVE
+            }
+        } else {
             apply()
-            return GST_PAD_PROBE_REMOVE
         }
+        return applied
     }
 
     /// The size of the frames entering the zoom stage, once negotiated.

@@ -25,6 +25,9 @@ public final class CameraSession: Sendable {
         var device: String?
         /// Its card name (VIDIOC_QUERYCAP), for photo metadata.
         var cameraName: String?
+        /// The live `source` element's address: errors from a `source` that is neither this one nor a switch's
+        /// candidate come from one already replaced.
+        var sourceOrigin: UInt
         /// The photo branches, kept linked at the tee.
         let shutter: PhotoShutter
     }
@@ -132,13 +135,15 @@ public final class CameraSession: Sendable {
         do {
             let built = try buildPipeline()
             shared.withLock { $0.pipeline = built }
+            _ = try applyConfiguredControls(device: built.device)
             startBusThread(built)
             if built.pipeline.setState(GST_STATE_PLAYING) == .failure {
                 // The bus usually says why; give it a moment to arrive before reporting a bare failure.
                 _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "GStreamer refused the state change")
             }
-            try applyZoom(shared.withLock { $0.zoom }, to: built)
+            let zoom = try applyZoom(shared.withLock { $0.zoom }, to: built)
+            shared.withLock { $0.zoom = zoom }
             let what = "The first frame from \(built.device ?? pipelineFile.path)"
             try await firstFrame.value(timeout: configuration.startTimeout, what: what)
             transition(to: .running)
@@ -207,7 +212,8 @@ public final class CameraSession: Sendable {
         }
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, files: photoBranchFiles, jpegQuality: configuration.jpegQuality)
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name, shutter: shutter)
+        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name,
+                        sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
     }
 
     static let requiredElements: [(String, String)] = [
@@ -279,14 +285,16 @@ public final class CameraSession: Sendable {
 
     private func handle(_ message: BusMessage, device: String?) {
         switch message {
-        case let .error(source, domain, code, text, debug):
-            let current = shared.withLock { $0.pipeline?.device } ?? device
-            let error = CameraError.fromBus(source: source, domain: domain, code: code, message: text, debug: debug, device: current)
-            if source == "source", let sourceSwitch = shared.withLock({ $0.sourceSwitch }) {
-                sourceSwitch.started.fail(CameraError.fromBus(source: source, domain: domain, code: code, message: text,
-                                                              debug: debug, device: sourceSwitch.target))
+        case .error(let error):
+            // A source a camera switch already removed may still report; the switch has dealt with it.
+            if error.fromDetachedElement { return }
+            let (sourceSwitch, live) = shared.withLock { ($0.sourceSwitch, $0.pipeline) }
+            if let sourceSwitch, error.origin == sourceSwitch.origin {
+                sourceSwitch.started.fail(CameraError.fromBus(error, device: sourceSwitch.target))
+            } else if error.source == "source", let live, error.origin != live.sourceOrigin {
+                return  // a replaced source's late word (a failed candidate reports twice)
             } else {
-                fail(error)
+                fail(CameraError.fromBus(error, device: live?.device ?? device))
             }
         case .endOfStream:
             fail(.streamingFailed(source: device ?? pipelineFile.path, detail: "the source stopped sending frames (end of stream)"))
@@ -342,19 +350,21 @@ public final class CameraSession: Sendable {
     /// Takes a photo from the running pipeline and writes it to `path` as a JPEG. The folder and the name are
     /// checked before the pipeline is touched; the file appears whole (temporary name, then rename) and an
     /// existing file is replaced only with `overwrite`. The preview keeps flowing meanwhile.
-    /// The format is `format`, else the one the file name's extension names, else JPEG.
-    public func capturePhoto(to path: String, format: PhotoFormat? = nil, overwrite: Bool = false) async throws -> Photo {
+    /// The format is `format`, else the one the file name's extension names, else JPEG. With `flash`, the
+    /// camera's flash LED fires for the photo (`flashUnavailable` on cameras without one).
+    public func capturePhoto(to path: String, format: PhotoFormat? = nil, overwrite: Bool = false,
+                             flash: Bool = false) async throws -> Photo {
         try await capturePhoto(to: path, format: format ?? PhotoFormat(path: path) ?? .jpeg,
-                               collision: PhotoNameCollision(overwrite: overwrite))
+                               collision: PhotoNameCollision(overwrite: overwrite), flash: flash)
     }
 
     /// Takes a photo into `library` (the Pictures folder by default) under a new `IMG_<date>_<time>.jpg` name.
-    public func capturePhoto(into library: PhotoLibrary, format: PhotoFormat = .jpeg) async throws -> Photo {
+    public func capturePhoto(into library: PhotoLibrary, format: PhotoFormat = .jpeg, flash: Bool = false) async throws -> Photo {
         try library.createDirectory()
-        return try await capturePhoto(to: library.newPhotoPath(format: format), format: format, collision: .addSuffix)
+        return try await capturePhoto(to: library.newPhotoPath(format: format), format: format, collision: .addSuffix, flash: flash)
     }
 
-    func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision) async throws -> Photo {
+    func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision, flash: Bool = false) async throws -> Photo {
         let started = ContinuousClock.now
         let pipeline: Pipeline = try shared.withLock { shared in
             guard case .running = shared.state, let pipeline = shared.pipeline else {
@@ -364,11 +374,13 @@ public final class CameraSession: Sendable {
         }
         await operations.begin()
         defer { operations.end() }
+        let flashControls = try flash ? flashReadyControls() : nil
         let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: format)
         do {
             let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
             let image = try await pipeline.shutter.branch(for: format)
-                .takeImage(tags: tags, timeout: .seconds(5), what: "A frame for the photo")
+                .takeImage(tags: tags, timeout: .seconds(5), what: "A frame for the photo",
+                           beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let size = (width: image.width, height: image.height)
             try output.write(image.bytes)
             let saved = try output.commit()

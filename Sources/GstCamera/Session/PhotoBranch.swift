@@ -25,8 +25,9 @@ final class PhotoBranch: Sendable {
         /// The newest frame that reached the tee (one reference held), and whether a photo has it already.
         var latest: HeldFrame?
         var latestTaken = true
-        /// Requests waiting for the next frame to reach the tee, oldest first.
-        var requested: [OneShot<EncodedImage>] = []
+        /// Requests waiting for a new frame to reach the tee, oldest first; a flash photo's frame must have been
+        /// exposed after the flash fired (its timestamp at least `notBefore`, in running time).
+        var requested: [(notBefore: UInt64, slot: OneShot<EncodedImage>)] = []
         /// Requests whose frame is in the encoder, by the frame's timestamp (kept by the encoders), in order.
         var encoding: [(timestamp: GstClockTime, slot: OneShot<EncodedImage>)] = []
         var failure: CameraError?
@@ -105,15 +106,15 @@ final class PhotoBranch: Sendable {
     }
 
     /// Sends the current frame to the encoder — or, if a photo has it already, the next frame to reach the
-    /// tee; returns the slot its image will fill.
-    func requestFrame(tags: PhotoTags) throws -> OneShot<EncodedImage> {
+    /// tee; returns the slot its image will fill. With `notBefore` (running time), only a frame from then on.
+    func requestFrame(tags: PhotoTags, notBefore: UInt64? = nil) throws -> OneShot<EncodedImage> {
         if let tagger { tags.apply(to: tagger) }
         let slot = OneShot<EncodedImage>()
         let ready = isNegotiated
         let current: HeldFrame? = try state.withLock { state in
             if let failure = state.failure { throw failure }
-            guard ready, let latest = state.latest, !state.latestTaken else {
-                state.requested.append(slot)
+            guard ready, notBefore == nil, state.requested.isEmpty, let latest = state.latest, !state.latestTaken else {
+                state.requested.append((notBefore ?? 0, slot))
                 return nil
             }
             state.latestTaken = true
@@ -145,8 +146,10 @@ final class PhotoBranch: Sendable {
             let previous = state.latest
             state.latest = state.failure == nil ? HeldFrame(buffer) : nil
             state.latestTaken = false
-            guard ready, !state.requested.isEmpty else { return (previous, nil) }
-            let slot = state.requested.removeFirst()
+            let timestamp = gstcam_buffer_pts(buffer)
+            guard ready, let first = state.requested.first,
+                  timestamp == gstcam_clock_time_none() || UInt64(timestamp) >= first.notBefore else { return (previous, nil) }
+            let slot = state.requested.removeFirst().slot
             state.latestTaken = true
             state.encoding.append((gstcam_buffer_pts(buffer), slot))
             return (previous, slot)
@@ -160,14 +163,21 @@ final class PhotoBranch: Sendable {
     /// taken; one already being encoded is encoded and thrown away, so later requests still get their own.
     func withdraw(_ slot: OneShot<EncodedImage>) {
         state.withLock { state in
-            state.requested.removeAll { $0 === slot }
+            state.requested.removeAll { $0.slot === slot }
         }
         slot.fail(CameraError.timeout(what: "The photo", seconds: 0))
     }
 
-    /// Requests a frame and waits for its image.
-    func takeImage(tags: PhotoTags, timeout: Duration, what: String) async throws -> EncodedImage {
-        let slot = try requestFrame(tags: tags)
+    /// Requests a frame and waits for its image. `beforeFrame` (e.g. firing the flash) runs first, and then
+    /// only a frame that reaches the tee after it is taken.
+    func takeImage(tags: PhotoTags, timeout: Duration, what: String,
+                   beforeFrame: (() throws -> Void)? = nil) async throws -> EncodedImage {
+        var notBefore: UInt64?
+        if let beforeFrame {
+            try beforeFrame()
+            notBefore = UInt64(gst_element_get_current_running_time(pipeline.pointer))
+        }
+        let slot = try requestFrame(tags: tags, notBefore: notBefore)
         do {
             return try await slot.value(timeout: timeout, what: what)
         } catch {
@@ -181,7 +191,7 @@ final class PhotoBranch: Sendable {
         let (waiting, latest) = state.withLock { state in
             state.failure = state.failure ?? error
             defer { state.latest = nil }
-            return (state.requested.take() + state.encoding.take().map(\.slot), state.latest)
+            return (state.requested.take().map(\.slot) + state.encoding.take().map(\.slot), state.latest)
         }
         latest?.release()
         for slot in waiting { slot.fail(error) }

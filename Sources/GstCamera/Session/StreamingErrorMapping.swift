@@ -3,8 +3,9 @@ import CGStreamer
 extension CameraError {
     /// Turns a GStreamer error message into the CameraError a person can act on. `device` is the camera
     /// the pipeline opened, if any.
-    static func fromBus(source: String, domain: String, code: Int32, message: String, debug: String?, device: String?) -> CameraError {
-        let debugText = debug ?? ""
+    static func fromBus(_ error: BusError, device: String?) -> CameraError {
+        let (source, domain, code, message) = (error.source, error.domain, error.code, error.message)
+        let debugText = error.debug ?? ""
         let path = device ?? source
         if domain == "gst-resource-error-quark" {
             switch GstResourceError(rawValue: UInt32(code)) {

@@ -6,6 +6,10 @@ public struct Zoom: Sendable, Equatable, CustomStringConvertible {
     /// so near an edge the point is not at the centre of the view.
     public var centerX: Double
     public var centerY: Double
+    /// The part of `factor` the lens provides (`zoom_absolute`); the rest, `digitalFactor`, is cropping.
+    /// Set by the session when it applies the zoom; 1 for cameras without optical zoom.
+    public internal(set) var opticalFactor: Double = 1
+    public var digitalFactor: Double { factor / opticalFactor }
 
     public static let none = Zoom(factor: 1)
 
@@ -19,7 +23,12 @@ public struct Zoom: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        let text = factor == factor.rounded() ? "\(Int(factor))×" : "\((factor * 100).rounded() / 100)×"
+        var text = Self.format(factor)
+        if opticalFactor > 1 { text += " (optical \(Self.format(opticalFactor)), digital \(Self.format(digitalFactor)))" }
         return centerX == 0.5 && centerY == 0.5 ? text : text + " towards (\(centerX), \(centerY))"
+    }
+
+    private static func format(_ factor: Double) -> String {
+        factor == factor.rounded() ? "\(Int(factor))×" : "\((factor * 100).rounded() / 100)×"
     }
 }

@@ -1,0 +1,89 @@
+// The "hardware": a thread per streaming device that fills the oldest queued buffer once per frame
+// interval, applying the stall/drop faults, and hands it back to DQBUF.
+#include "vcam.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void timespec_at(uint64_t ns, struct timespec *ts) {
+    ts->tv_sec = (time_t)(ns / 1000000000ull);
+    ts->tv_nsec = (long)(ns % 1000000000ull);
+}
+
+void *vcam_producer_main(void *arg) {
+    struct vcam_device *dev = arg;
+    struct vcam_renderer *renderer = vcam_renderer_new();
+    unsigned seed = (unsigned)vcam_now_ns();
+    pthread_mutex_lock(&dev->lock);
+    uint64_t interval = 1000000000ull / dev->rate;
+    uint64_t next = vcam_now_ns() + interval;
+    while (dev->streaming) {
+        uint64_t now = vcam_now_ns();
+        if (now < next) {
+            struct timespec ts;
+            timespec_at(next, &ts);
+            pthread_cond_timedwait(&dev->cond, &dev->lock, &ts);
+            continue;
+        }
+        uint64_t started = now;
+        next += interval;
+        if (next < now) next = now + interval;
+        pthread_mutex_unlock(&dev->lock);
+        bool unplugged = vcam_fault_unplugged(dev);
+        bool stalled = !unplugged && vcam_fault_stalled(dev);
+        int drop = unplugged || stalled ? 0 : vcam_fault_drop_percent(dev);
+        pthread_mutex_lock(&dev->lock);
+        if (!dev->streaming) break;
+        if (unplugged) {
+            vcam_unplug_locked(dev);
+            break;
+        }
+        if (stalled) continue;
+        if (drop && (int)(rand_r(&seed) % 100) < drop) {
+            dev->sequence++;   // the frame was lost on the way, as a gap in the sequence shows
+            continue;
+        }
+        if (!dev->nqueued) continue;   // no buffer: the frame is lost, as vb2 drivers do
+        int idx = dev->queued[0];
+        memmove(dev->queued, dev->queued + 1, sizeof(int) * (size_t)--dev->nqueued);
+        struct vcam_buffer *b = dev->buffers[idx];
+        uint32_t seq = dev->sequence++;
+        struct v4l2_pix_format fmt = dev->fmt;
+        pthread_mutex_unlock(&dev->lock);
+        uint32_t used = vcam_render(renderer, dev, &fmt, seq, b->kaddr, b->length);
+        pthread_mutex_lock(&dev->lock);
+        if (!dev->streaming) break;
+        b->queued = false;
+        b->done = true;
+        b->v.bytesused = used;
+        b->v.sequence = seq;
+        b->v.field = V4L2_FIELD_NONE;
+        b->v.timestamp.tv_sec = (time_t)(started / 1000000000ull);
+        b->v.timestamp.tv_usec = (suseconds_t)(started % 1000000000ull / 1000);
+        dev->done[dev->ndone++] = idx;
+        vcam_socket_signal_ready(dev->queue_owner);
+        pthread_cond_broadcast(&dev->cond);
+    }
+    dev->producer_alive = false;
+    pthread_cond_broadcast(&dev->cond);
+    pthread_mutex_unlock(&dev->lock);
+    vcam_renderer_free(renderer);
+    return NULL;
+}
+
+// Stops the producer and returns every buffer to the application. Waits (releasing the lock) until the
+// producer thread is gone, unless called from it.
+void vcam_stop_streaming_locked(struct vcam_device *dev) {
+    dev->streaming = false;
+    pthread_cond_broadcast(&dev->cond);
+    if (!(dev->producer_alive && pthread_equal(dev->producer, pthread_self())))
+        while (dev->producer_alive) pthread_cond_wait(&dev->cond, &dev->lock);
+    for (int i = 0; i < dev->nbuffers; i++) {
+        if (!dev->buffers[i]) continue;
+        dev->buffers[i]->queued = dev->buffers[i]->done = false;
+    }
+    dev->nqueued = dev->ndone = 0;
+    if (dev->queue_owner && !dev->queue_owner->dead) vcam_socket_drain(dev->queue_owner);
+}
+

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import GstCamera
+
+/// --zoom, --torch, --focus, --exposure, --set and --flash on the virtual cameras.
+@Suite(.serialized) struct CLISettingsTests {
+    @Test func settingsAreAppliedAndPrintedAsTheCameraAppliedThem() throws {
+        let uvc = try VirtualCameras.path(profile: "uvc")
+        VirtualCameras.resetControls(uvc)
+        defer { VirtualCameras.resetControls(uvc) }
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try gstcam(["capture", "--camera", uvc, "--warmup", "2", "-o", folder + "/s.jpg", "--zoom", "7",
+                                 "--focus", "manual:0.4", "--exposure", "manual:0.01", "--set", "brightness=60%"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error == """
+            brightness=13  (asked 60%)
+            Zoom: 7× (optical 5×, digital 1.4×)
+            Focus: manual, lens at 0.4
+            Exposure: manual 0.01 s
+
+            """)
+        #expect(try VirtualCameras.v4l2ctl("-d", uvc, "-C", "zoom_absolute").standardOutput == "zoom_absolute: 500\n")
+        #expect(try VirtualCameras.v4l2ctl("-d", uvc, "-C", "brightness").standardOutput == "brightness: 13\n")
+    }
+
+    @Test func aTorchOrFlashTheCameraLacksIsAClearFailure() throws {
+        let basic = try VirtualCameras.path(profile: "basic")
+        let torch = try gstcam(["capture", "--camera", basic, "--warmup", "0", "-o", "/tmp/never.jpg", "--torch", "on"])
+        #expect(torch.status == 1)
+        #expect(torch.error == "gstcam: Torch not available on this camera (\(basic)).\n")
+        let flash = try gstcam(["capture", "--camera", basic, "--warmup", "0", "-o", "/tmp/never.jpg", "--flash"])
+        #expect(flash.status == 1)
+        #expect(flash.error == "gstcam: Flash not available on this camera (\(basic)).\n")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never.jpg"))
+    }
+
+    @Test(arguments: [
+        (["--torch", "maybe"], "--torch: \"maybe\" is not on or off"),
+        (["--focus", "manual:2"], "--focus: \"manual:2\" is not auto, manual:POSITION, once or point:X,Y"),
+        (["--exposure", "fast"], "--exposure: \"fast\" is not auto or manual:SECONDS"),
+        (["--zoom", "0.5"], "--zoom: \"0.5\" is not a number ≥ 1.0"),
+        (["--set", "brightness"], "\"brightness\" is not NAME=VALUE"),
+    ])
+    func badSettingsAreUsageErrors(_ arguments: [String], _ message: String) throws {
+        let result = try gstcam(["capture", "-o", "/tmp/never.jpg"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.error.contains(message), "\(result.error)")
+    }
+}
