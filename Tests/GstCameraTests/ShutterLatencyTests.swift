@@ -30,6 +30,21 @@ import Testing
         }
     }
 
+    @Test func photosAskedForTogetherAreDifferentFrames() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startCamera()
+        defer { session.stop() }
+        async let first = session.capturePhoto(to: folder + "/a.jpg")
+        async let second = session.capturePhoto(to: folder + "/b.png")
+        async let third = session.capturePhoto(into: PhotoLibrary(directory: folder))
+        let photos = try await [first, second, third]
+        var stamps = Set<UInt32>()
+        for photo in photos { stamps.insert(try #require(try ShutterStamp.decode(photo: photo.path))) }
+        #expect(stamps.count == 3, "three photos, three frames: \(stamps.sorted())")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 3)
+    }
+
     @Test func burstPhotosAreFramesFromTheRequestOn() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// Zero shutter lag: a probe on the tee's input keeps a reference to the newest frame (no copy), before the
 /// tee hands it to the preview. A request takes that frame — the one current at the request — and pushes it
-/// into the branch at once; if a photo has it already (a burst faster than the camera), the request takes the
-/// next frame to reach the tee. Frames enter the branch only that way: the tee's own pushes to the branch's pad
-/// are dropped (its events still pass), so the encoder works only for photos and the preview is never held
-/// back.
+/// into the branch at once; if a photo has it already (a burst faster than the camera, or a photo of another
+/// format: see `PhotographedFrames`), the request takes the next frame to reach the tee. Frames enter the
+/// branch only that way: the tee's own pushes to the branch's pad are dropped (its events still pass), so the
+/// encoder works only for photos and the preview is never held back.
 ///
 /// It is the session's photo branch file with its file sink swapped for an appsink: encoded images arrive in
 /// memory and are saved by `AtomicPhotoWriter`, whose errors (ENOSPC, a vanished folder) name the file.
@@ -22,9 +22,8 @@ final class PhotoBranch: Sendable {
     }
 
     private struct State {
-        /// The newest frame that reached the tee (one reference held), and whether a photo has it already.
+        /// The newest frame that reached the tee (one reference held).
         var latest: HeldFrame?
-        var latestTaken = true
         /// Requests waiting for a new frame to reach the tee, oldest first; a flash photo's frame must have been
         /// exposed after the flash fired (its timestamp at least `notBefore`, in running time).
         var requested: [(notBefore: UInt64, slot: OneShot<EncodedImage>)] = []
@@ -40,6 +39,7 @@ final class PhotoBranch: Sendable {
     private let teePad: Pad
     private let branchInput: Pad
     private let tagger: Element?
+    private let photographed: PhotographedFrames
     private let teeInput: Pad
     /// The id of the probe on `teeInput` (0: none yet).
     private let inputProbe = Atomic<UInt>(0)
@@ -49,7 +49,8 @@ final class PhotoBranch: Sendable {
     static let sinkName = "photo-appsink"
 
     /// Parses `branch`, replaces its `photo-sink` with an appsink, and links it to a new pad of `tee`.
-    init(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String]) throws {
+    init(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String],
+         photographed: PhotographedFrames) throws {
         let bin = try PipelineParser.parseBin(try branch.description(with: parameters), file: branch.path)
         guard let fileSink = bin.child(named: Self.fileSinkName), let fileSinkInput = fileSink.staticPad("sink"),
               let encoded = fileSinkInput.peer else {
@@ -80,6 +81,7 @@ final class PhotoBranch: Sendable {
         self.bin = bin
         self.teePad = teePad
         self.branchInput = branchInput
+        self.photographed = photographed
         tagger = bin.child(named: "tagger")
         guard let teeInput = tee.staticPad("sink") else {
             tee.releaseRequestPad(teePad)
@@ -113,11 +115,11 @@ final class PhotoBranch: Sendable {
         let ready = isNegotiated
         let current: HeldFrame? = try state.withLock { state in
             if let failure = state.failure { throw failure }
-            guard ready, notBefore == nil, state.requested.isEmpty, let latest = state.latest, !state.latestTaken else {
+            guard ready, notBefore == nil, state.requested.isEmpty, let latest = state.latest,
+                  photographed.claim(gstcam_buffer_pts(latest.buffer)) else {
                 state.requested.append((notBefore ?? 0, slot))
                 return nil
             }
-            state.latestTaken = true
             state.encoding.append((gstcam_buffer_pts(latest.buffer), slot))
             return HeldFrame(latest.buffer)
         }
@@ -145,12 +147,11 @@ final class PhotoBranch: Sendable {
         let (previous, waiting) = state.withLock { state -> (HeldFrame?, OneShot<EncodedImage>?) in
             let previous = state.latest
             state.latest = state.failure == nil ? HeldFrame(buffer) : nil
-            state.latestTaken = false
             let timestamp = gstcam_buffer_pts(buffer)
             guard ready, let first = state.requested.first,
-                  timestamp == gstcam_clock_time_none() || UInt64(timestamp) >= first.notBefore else { return (previous, nil) }
+                  timestamp == gstcam_clock_time_none() || UInt64(timestamp) >= first.notBefore,
+                  photographed.claim(timestamp) else { return (previous, nil) }
             let slot = state.requested.removeFirst().slot
-            state.latestTaken = true
             state.encoding.append((gstcam_buffer_pts(buffer), slot))
             return (previous, slot)
         }

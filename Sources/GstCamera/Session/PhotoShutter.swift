@@ -14,6 +14,7 @@ final class PhotoShutter: Sendable {
     private let tee: Element
     private let files: [PhotoFormat: PipelineFile]
     private let parameters: [PhotoFormat: [String: String]]
+    private let photographed = PhotographedFrames()
 
     init(pipeline: Element, tee: Element, files: [PhotoFormat: PipelineFile], jpegQuality: Int) {
         self.pipeline = pipeline
@@ -31,7 +32,7 @@ final class PhotoShutter: Sendable {
             if let failure = state.failure { throw failure }
             if let branch = state.branches[format] { return branch }
             let branch = try PhotoBranch(pipeline: pipeline, tee: tee, branch: files[format]!,
-                                         parameters: parameters[format] ?? [:])
+                                         parameters: parameters[format] ?? [:], photographed: photographed)
             state.branches[format] = branch
             return branch
         }
