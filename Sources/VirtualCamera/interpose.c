@@ -106,21 +106,22 @@ static int fail(int err) {
     return -1;
 }
 
-// Forgets fd (closed, or about to be replaced by dup2) and releases its open when it was the last one.
+// Forgets fd (closed, or about to be replaced by dup2): one reference less on its open file.
 static void forget_fd(int fd) {
     pthread_mutex_lock(&table_lock);
     struct vcam_open *op = atomic_exchange(&fd_table[fd], NULL);
-    bool last = op && --op->app_fd_refs == 0;
     pthread_mutex_unlock(&table_lock);
-    if (last) vcam_release_open(op);
+    if (op) vcam_open_unref(op);
 }
 
 static void remember_fd(int fd, struct vcam_open *op) {
     if ((unsigned)fd >= VCAM_FD_TABLE_SIZE) return;
     pthread_mutex_lock(&table_lock);
-    op->app_fd_refs++;
-    atomic_store_explicit(&fd_table[fd], op, memory_order_release);
+    atomic_fetch_add(&op->refs, 1);
+    struct vcam_open *replaced = atomic_exchange_explicit(&fd_table[fd], op, memory_order_acq_rel);
     pthread_mutex_unlock(&table_lock);
+    // The number was closed behind our back (close_range, a raw syscall) and reused by the kernel.
+    if (replaced) vcam_open_unref(replaced);
 }
 
 // A connected TCP pair stands in for the device file: a real kernel fd, so poll/select/epoll work
@@ -360,9 +361,16 @@ ssize_t write(int fd, const void *buf, size_t n) {
 }
 
 // ---- buffer mappings --------------------------------------------------------------------------
+// Each mapping of a virtual buffer is remembered with the open file it was made through: like a vma,
+// it keeps that file alive (vcam_open.refs), so a program may close the fd before unmapping, and it
+// counts towards its buffer's V4L2_BUF_FLAG_MAPPED while the buffer still exists.
 
 #define VCAM_MAX_MAPPINGS 256
-static struct { void *addr; size_t len; struct vcam_buffer *buf; } mappings[VCAM_MAX_MAPPINGS];
+static struct mapping {
+    uintptr_t start, end;      // still mapped: [start, end)
+    struct vcam_buffer *buf;   // NULL once the buffer was freed (an orphaned mapping)
+    struct vcam_open *op;      // holds one reference
+} mappings[VCAM_MAX_MAPPINGS];
 static _Atomic int nmappings;
 static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -371,6 +379,38 @@ void vcam_forget_buffer_mappings(struct vcam_buffer *buf) {
     for (int i = 0; i < VCAM_MAX_MAPPINGS; i++)
         if (mappings[i].buf == buf) mappings[i].buf = NULL;
     pthread_mutex_unlock(&map_lock);
+}
+
+// Takes [start, end) out of every remembered mapping; the open files of mappings that are now wholly
+// gone are collected in released[] (the caller drops their references outside map_lock, because
+// releasing an open takes its device lock, which is taken before map_lock elsewhere). A hole punched in
+// the middle of a mapping leaves it remembered whole: the rest of it still holds the file.
+static int unmap_range_locked(uintptr_t start, uintptr_t end, struct vcam_open **released) {
+    int n = 0;
+    for (int i = 0; i < VCAM_MAX_MAPPINGS; i++) {
+        struct mapping *m = &mappings[i];
+        if (!m->op || end <= m->start || start >= m->end) continue;
+        if (start <= m->start && end >= m->end) {
+            if (m->buf) atomic_fetch_sub(&m->buf->mappings, 1);
+            released[n++] = m->op;
+            memset(m, 0, sizeof *m);
+            atomic_fetch_sub(&nmappings, 1);
+        } else if (start <= m->start) {
+            m->start = end;
+        } else if (end >= m->end) {
+            m->end = start;
+        }
+    }
+    return n;
+}
+
+static size_t page_round(size_t len) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (len + page - 1) / page * page;
+}
+
+static void unref_all(struct vcam_open **ops, int n) {
+    for (int i = 0; i < n; i++) vcam_open_unref(ops[i]);
 }
 
 static void *virtual_mmap(struct vcam_open *op, void *addr, size_t len, int prot, int flags, off_t off) {
@@ -390,20 +430,25 @@ static void *virtual_mmap(struct vcam_open *op, void *addr, size_t len, int prot
         p = REAL(mmap)(addr, len, prot, flags, buf->memfd, 0);
         if (p == MAP_FAILED) err = errno;
     }
+    struct vcam_open *replaced[VCAM_MAX_MAPPINGS];
+    int nreplaced = 0;
     if (!err) {
-        atomic_fetch_add(&buf->mappings, 1);
+        uintptr_t start = (uintptr_t)p, end = start + page_round(len);
         pthread_mutex_lock(&map_lock);
+        // Whatever was mapped there before (MAP_FIXED) is gone now.
+        nreplaced = unmap_range_locked(start, end, replaced);
         for (int i = 0; i < VCAM_MAX_MAPPINGS; i++)
-            if (!mappings[i].addr) {
-                mappings[i].addr = p;
-                mappings[i].len = len;
-                mappings[i].buf = buf;
+            if (!mappings[i].op) {
+                mappings[i] = (struct mapping){.start = start, .end = end, .buf = buf, .op = op};
+                atomic_fetch_add(&op->refs, 1);
+                atomic_fetch_add(&buf->mappings, 1);
                 atomic_fetch_add(&nmappings, 1);
                 break;
             }
         pthread_mutex_unlock(&map_lock);
     }
     pthread_mutex_unlock(&dev->lock);
+    unref_all(replaced, nreplaced);
     if (err) {
         errno = err;
         return MAP_FAILED;
@@ -424,19 +469,17 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off) {
 }
 
 int munmap(void *addr, size_t len) {
-    if (atomic_load_explicit(&nmappings, memory_order_relaxed)) {
-        pthread_mutex_lock(&map_lock);
-        for (int i = 0; i < VCAM_MAX_MAPPINGS; i++)
-            if (mappings[i].addr == addr) {
-                if (mappings[i].buf) atomic_fetch_sub(&mappings[i].buf->mappings, 1);
-                mappings[i].addr = NULL;
-                mappings[i].buf = NULL;
-                atomic_fetch_sub(&nmappings, 1);
-                break;
-            }
-        pthread_mutex_unlock(&map_lock);
-    }
-    return REAL(munmap)(addr, len);
+    int r = REAL(munmap)(addr, len);
+    if (r != 0 || !atomic_load_explicit(&nmappings, memory_order_relaxed)) return r;
+    int saved = errno;
+    uintptr_t start = (uintptr_t)addr, end = start + page_round(len);
+    struct vcam_open *released[VCAM_MAX_MAPPINGS];
+    pthread_mutex_lock(&map_lock);
+    int n = unmap_range_locked(start, end, released);
+    pthread_mutex_unlock(&map_lock);
+    unref_all(released, n);
+    errno = saved;
+    return r;
 }
 
 // ---- stat family ------------------------------------------------------------------------------

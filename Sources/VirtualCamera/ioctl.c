@@ -502,7 +502,15 @@ static void bury(struct vcam_open *op) {
     free(old);
 }
 
-void vcam_release_open(struct vcam_open *op) {
+static void release_open(struct vcam_open *op);
+
+// Drops one reference (an fd or a mapping); the last one releases the open file, as the kernel calls a
+// driver's release() only when no fd and no vma refers to the file any more.
+void vcam_open_unref(struct vcam_open *op) {
+    if (atomic_fetch_sub(&op->refs, 1) == 1) release_open(op);
+}
+
+static void release_open(struct vcam_open *op) {
     struct vcam_device *dev = op->dev;
     pthread_mutex_lock(&dev->lock);
     if (dev->queue_owner == op) {

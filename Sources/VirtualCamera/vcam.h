@@ -114,7 +114,9 @@ struct vcam_subscription { uint32_t type, id, flags; };
 // One open() of a virtual device (an open file description: dups share it).
 struct vcam_open {
     struct vcam_device *dev;
-    int app_fd_refs;           // fds in the table pointing here
+    // References that keep this open file alive: fds in the table pointing here plus buffer mappings made
+    // through it (a vma holds its struct file, so the queue outlives close() until the last munmap).
+    _Atomic int refs;
     int peer_fd;               // our end of the socket pair: one byte per filled buffer, OOB byte = event
     int own_fd;                // our dup of the app's end, to take those bytes off again
     enum v4l2_priority prio;
@@ -160,7 +162,7 @@ int vcam_event_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 // ioctl.c
 int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 void vcam_stop_streaming_locked(struct vcam_device *dev);
-void vcam_release_open(struct vcam_open *op);
+void vcam_open_unref(struct vcam_open *op);
 void vcam_open_started(struct vcam_open *op);
 void vcam_forget_buffer_mappings(struct vcam_buffer *buf);
 void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint32_t fourcc, uint32_t w, uint32_t h);

@@ -1,9 +1,16 @@
 import CGStreamer
+import Glibc
 
 /// gst_init, done once per process however many sessions start and from whichever thread.
 enum GStreamerRuntime {
     /// Swift initialises a global `let` exactly once, thread-safely (swift_once), which is what gst_init needs.
     private static let initialized: Bool = {
+        // GStreamer 1.22.0's v4l2src keeps its buffer pool (and the element and 5–7 file descriptors with it)
+        // alive after every stop when the driver can orphan buffers, which every vb2 driver, uvcvideo included,
+        // has done since Linux 5.0: a session that restarts or switches cameras would run out of descriptors.
+        // Draining the queue on stop takes the path that releases the pool (fixed upstream after 1.22;
+        // docs/virtual-camera.md has the measurements). A value the user set is kept.
+        setenv("GST_V4L2_FORCE_DRAIN", "1", 0)
         gst_init(nil, nil)
         // libgsttag's tags (capturing-digital-zoom-ratio, …) exist only once registered; this registers them all.
         gst_tag_register_musicbrainz_tags()

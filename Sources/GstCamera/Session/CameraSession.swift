@@ -203,6 +203,9 @@ public final class CameraSession: Sendable {
         preview.set("max-buffers", UInt32(1))
         preview.set("sync", false)
         preview.set("emit-signals", false)
+        // Frames are copied out at once; holding the last one would pin a camera buffer (and, on a switch, the
+        // previous camera's queue).
+        preview.set("enable-last-sample", false)
         AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
             try addDisplayBranch(sink: sink, file: branchFile, pipeline: pipeline, tee: tee)
