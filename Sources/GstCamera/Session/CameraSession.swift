@@ -249,11 +249,12 @@ public final class CameraSession: Sendable {
             shared.eventObservers = [:]
             return result
         }
+        // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed.
+        pipeline?.shutter.abort(CameraError.notRunning(state: final.description))
         if let pipeline {
             pipeline.pipeline.setState(GST_STATE_NULL)
             pipeline.bus.postWakeUp(Self.busStopMessage)
         }
-        pipeline?.shutter.abort(CameraError.notRunning(state: final.description))
         for observer in eventObservers.values {
             observer.yield(.stateChanged(final))
             observer.finish()

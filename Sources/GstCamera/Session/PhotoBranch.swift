@@ -24,6 +24,9 @@ final class PhotoBranch: Sendable {
     private struct State {
         /// The newest frame that reached the tee (one reference held).
         var latest: HeldFrame?
+        /// Off while the camera source is being replaced: a held frame would keep the old camera's buffer
+        /// queue, and so its device, open.
+        var holding = true
         /// Requests waiting for a new frame to reach the tee, oldest first; a flash photo's frame must have been
         /// exposed after the flash fired (its timestamp at least `notBefore`, in running time).
         var requested: [(notBefore: UInt64, slot: OneShot<EncodedImage>)] = []
@@ -70,6 +73,7 @@ final class PhotoBranch: Sendable {
         sink.set("sync", false)
         sink.set("async", false)
         sink.set("emit-signals", false)
+        sink.set("enable-last-sample", false)  // images are copied out at once; keep no encoded photo around
         guard bin.add(sink), let sinkInput = sink.staticPad("sink"), encoded.link(to: sinkInput) == .ok else {
             throw CameraError.badPipelineFile(file: branch.path, detail: "the sink could not be linked after the encoder")
         }
@@ -146,7 +150,7 @@ final class PhotoBranch: Sendable {
         let ready = isNegotiated
         let (previous, waiting) = state.withLock { state -> (HeldFrame?, OneShot<EncodedImage>?) in
             let previous = state.latest
-            state.latest = state.failure == nil ? HeldFrame(buffer) : nil
+            state.latest = state.failure == nil && state.holding ? HeldFrame(buffer) : nil
             let timestamp = gstcam_buffer_pts(buffer)
             guard ready, let first = state.requested.first,
                   timestamp == gstcam_clock_time_none() || UInt64(timestamp) >= first.notBefore,
@@ -185,6 +189,16 @@ final class PhotoBranch: Sendable {
             withdraw(slot)
             throw error
         }
+    }
+
+    /// Stops (and resumes) keeping the newest frame; stopping lets go of the one held. Meanwhile a photo is
+    /// the next frame to arrive.
+    func holdFrames(_ on: Bool) {
+        let released = state.withLock { state in
+            state.holding = on
+            return on ? nil : state.latest.take()
+        }
+        released?.release()
     }
 
     /// Fails every waiting shot, e.g. when the session stops mid-burst.

@@ -38,6 +38,13 @@ final class PhotoShutter: Sendable {
         }
     }
 
+    /// Stops (and resumes) every branch keeping the newest frame, around a camera switch: a frame held from
+    /// the camera being left would keep its device open.
+    func holdFrames(_ on: Bool) {
+        let branches = state.withLock { Array($0.branches.values) }
+        for branch in branches { branch.holdFrames(on) }
+    }
+
     /// Ends every photo being taken with `error` (the session stopped or failed) and refuses new ones.
     func abort(_ error: CameraError) {
         let branches = state.withLock { state in
