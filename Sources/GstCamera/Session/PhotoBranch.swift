@@ -47,36 +47,30 @@ final class PhotoBranch: Sendable {
     /// The id of the probe on `teeInput` (0: none yet).
     private let inputProbe = Atomic<UInt>(0)
 
-    /// The name the photo branch file gives its file sink (pipelines/README.md); it is replaced by an appsink.
-    static let fileSinkName = "photo-sink"
-    static let sinkName = "photo-appsink"
+    /// The name the photo branch file gives its appsink (pipelines/README.md).
+    static let sinkName = "photo-sink"
 
-    /// Parses `branch`, replaces its `photo-sink` with an appsink, and links it to a new pad of `tee`.
+    /// Parses `branch` (which ends in an appsink named `photo-sink`) and links it to a new pad of `tee`.
     init(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String],
          photographed: PhotographedFrames) throws {
         let bin = try PipelineParser.parseBin(try branch.description(with: parameters), file: branch.path)
-        guard let fileSink = bin.child(named: Self.fileSinkName), let fileSinkInput = fileSink.staticPad("sink"),
-              let encoded = fileSinkInput.peer else {
-            throw CameraError.missingPipelineElement(file: branch.path, name: Self.fileSinkName,
-                                                     purpose: "the file sink that writes the photo")
+        guard let sink = bin.child(named: Self.sinkName) else {
+            throw CameraError.missingPipelineElement(file: branch.path, name: Self.sinkName,
+                                                     purpose: "the appsink that receives each encoded photo")
+        }
+        guard gstcam_is_app_sink(sink.pointer) != 0 else {
+            throw CameraError.badPipelineFile(file: branch.path, detail: "the element named \"\(Self.sinkName)\" must be an appsink")
         }
         guard let branchInput = bin.staticPad("sink") else {
-            throw CameraError.badPipelineFile(file: branch.path, detail: "the branch must start with an unlinked sink pad and end in \(Self.fileSinkName)")
+            throw CameraError.badPipelineFile(file: branch.path, detail: "the branch must start with an unlinked sink pad and end in \(Self.sinkName)")
         }
-        encoded.unlink(from: fileSinkInput)
-        _ = bin.remove(fileSink)
-        guard let made = gst_element_factory_make("appsink", Self.sinkName) else {
-            throw CameraError.missingElement(factory: "appsink", package: "gstreamer1.0-plugins-base", file: branch.path)
-        }
-        let sink = Element(owning: made)
-        // Every frame sent for a photo must arrive: no dropping, no waiting for the clock or for preroll.
+        // Every frame sent for a photo must arrive, whatever the file says: no dropping, no waiting for the
+        // clock or for preroll, no encoded photo kept around.
         sink.set("sync", false)
         sink.set("async", false)
         sink.set("emit-signals", false)
-        sink.set("enable-last-sample", false)  // images are copied out at once; keep no encoded photo around
-        guard bin.add(sink), let sinkInput = sink.staticPad("sink"), encoded.link(to: sinkInput) == .ok else {
-            throw CameraError.badPipelineFile(file: branch.path, detail: "the sink could not be linked after the encoder")
-        }
+        sink.set("drop", false)
+        sink.set("enable-last-sample", false)
         guard let teePad = tee.requestPad("src_%u") else {
             throw CameraError.badPipelineFile(file: branch.path, detail: "the tee \"split\" gave no new branch pad")
         }
