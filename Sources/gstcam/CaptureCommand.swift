@@ -68,7 +68,7 @@ enum CaptureCommand: Command {
             return names
         }
 
-        let session = try CameraSession(configuration: camera.configuration)
+        let session = try CameraSession(configuration: try camera.sessionConfiguration())
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }
         do {

@@ -21,7 +21,7 @@ enum PreviewCommand: Command {
         let json = arguments.flag("--json")
         try arguments.finish()
 
-        let session = try CameraSession(configuration: camera.configuration)
+        let session = try CameraSession(configuration: try camera.sessionConfiguration())
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }
         try await session.start()
