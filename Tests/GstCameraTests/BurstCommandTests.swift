@@ -90,7 +90,7 @@ import Testing
             let path = folder + "/\(name).jpg"
             let result = try gstcam(["capture", "--device", BurstTests.device, "-o", path] + options)
             #expect(result.status == 0, "\(result.error)")
-            stamps[name] = try #require(try ShutterStamp.decode(photo: path), "\(name) photo carries a stamp")
+            stamps[name] = try ShutterStamp.decode(photo: path)
         }
         #expect(stamps["immediate"].map { $0 <= 2 } == true, "\(stamps)")
         #expect(stamps["warmup-10"].map { $0 >= 9 && $0 <= 12 } == true, "\(stamps)")

@@ -48,8 +48,8 @@ import Testing
             let folder = try makeTemporaryFolder()
             output = folder + "/out"
             error = folder + "/err"
-            FileManager.default.createFile(atPath: output, contents: nil)
-            FileManager.default.createFile(atPath: error, contents: nil)
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            _ = FileManager.default.createFile(atPath: error, contents: nil)
             process.executableURL = URL(fileURLWithPath: gstcamBinary)
             process.arguments = arguments
             process.standardOutput = FileHandle(forWritingAtPath: output)
