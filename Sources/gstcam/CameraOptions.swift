@@ -9,7 +9,8 @@ struct CameraOptions {
                              a stable id, or part of its name. Default: the first camera.
       --pipeline FILE        A pipeline file, or the name of one in pipelines/ (default, mjpeg, test-pattern).
                              Default: default (raw frames from the camera).
-      --width W, --height H  Frame size (default 640x480).
+      --width W, --height H  Frame size (default 640x480); `--width max` (or --height max) takes the largest
+                             the camera offers for the pipeline (with --pipeline mjpeg: its largest MJPEG size).
       --fps F                Frames per second (default 30).
       --zoom FACTOR          Zoom, optical first where the camera has it, then digital (e.g. 2.5).
       --torch on|off         The camera's torch (flash LED on continuously).
@@ -25,6 +26,8 @@ struct CameraOptions {
     var torch: Bool?
     var focus: FocusRequest?
     var exposure: ExposureMode?
+    /// --width/--height max: resolved against the camera by `sessionConfiguration()`.
+    var largestSize = false
 
     enum FocusRequest: Equatable {
         case mode(FocusMode)
@@ -34,6 +37,13 @@ struct CameraOptions {
     init(_ arguments: inout Arguments) throws {
         configuration.device = try arguments.option("--device", "--camera")
         if let pipeline = try arguments.option("--pipeline") { configuration.pipeline = pipeline }
+        for name in ["--width", "--height"] {
+            var probe = arguments
+            if try probe.option(name) == "max" {
+                largestSize = true
+                arguments = probe
+            }
+        }
         if let width = try arguments.int("--width", minimum: 16) { configuration.width = width }
         if let height = try arguments.int("--height", minimum: 16) { configuration.height = height }
         if let fps = try arguments.int("--fps", minimum: 1) { configuration.framerate = fps }
@@ -53,6 +63,11 @@ struct CameraOptions {
             throw UsageError("\"\(item)\" is not NAME=VALUE")
         }
         return (String(item[..<equals]), String(item[item.index(after: equals)...]))
+    }
+
+    /// The configuration to open the camera with (with `max`, the camera's largest size).
+    func sessionConfiguration() throws -> CameraConfiguration {
+        largestSize ? try configuration.withLargestFrameSize() : configuration
     }
 
     static func parseFocus(_ text: String) -> FocusRequest? {

@@ -44,7 +44,7 @@ enum PreviewCommand: Command {
     static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
                           picker: Bool, library: PhotoLibrary = PhotoLibrary()) async throws -> PreviewScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
-        let configuration = camera.configuration
+        let configuration = try camera.sessionConfiguration()
         let session = try CameraSession(configuration: configuration)
         let window = output == .none || output == .terminal ? nil : CameraScreen(session: session)
         let cameraOperator = CameraOperator(session: session, library: library)

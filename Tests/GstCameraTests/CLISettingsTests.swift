@@ -24,6 +24,21 @@ import Testing
         #expect(try VirtualCameras.v4l2ctl("-d", uvc, "-C", "brightness").standardOutput == "brightness: 13\n")
     }
 
+    @Test func widthMaxTakesTheCamerasLargestSize() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let uvc = try VirtualCameras.path(profile: "uvc")
+        let raw = try gstcam(["capture", "--camera", uvc, "--width", "max", "--immediate", "-o", folder + "/raw.jpg"])
+        #expect(raw.status == 0, "\(raw.error)")
+        #expect(raw.output == "Saved \(folder)/raw.jpg (1920x1080)\n")
+        let basic = try VirtualCameras.path(profile: "basic")
+        let small = try gstcam(["capture", "--camera", basic, "--height=max", "--immediate", "-o", folder + "/basic.jpg"])
+        #expect(small.output == "Saved \(folder)/basic.jpg (640x480)\n", "\(small.error)")
+        let pattern = try gstcam(["capture", "--pipeline", "test-pattern", "--width", "max", "-o", folder + "/never.jpg"])
+        #expect(pattern.status == 1)
+        #expect(pattern.error.contains("opens no camera, so there is no largest size to take"))
+    }
+
     @Test func aTorchOrFlashTheCameraLacksIsAClearFailure() throws {
         let basic = try VirtualCameras.path(profile: "basic")
         let torch = try gstcam(["capture", "--camera", basic, "--warmup", "0", "-o", "/tmp/never.jpg", "--torch", "on"])

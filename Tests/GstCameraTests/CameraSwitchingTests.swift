@@ -105,6 +105,18 @@ import Testing
         try await expectStillStreaming(session, Self.red, .red)
     }
 
+    @Test func theTorchIsTurnedOffOnTheCameraBeingLeft() async throws {
+        let sensor = try VirtualCameras.path(profile: "sensor")
+        VirtualCameras.resetControls(sensor)
+        defer { VirtualCameras.resetControls(sensor) }
+        let session = try await startOn(sensor)
+        defer { session.stop() }
+        #expect(try session.controls().setTorch(on: true).isOn)
+        try await session.switchCamera(to: Self.red)
+        #expect(try CameraControls(devicePath: sensor).torchState().isOn == false)
+        #expect(try VirtualCameras.v4l2ctl("-d", sensor, "-C", "led_mode").standardOutput == "led_mode: 0 (Off)\n")
+    }
+
     @Test func switchingToAMissingCameraKeepsThePreviousOne() async throws {
         let session = try await startOn(Self.red)
         defer { session.stop() }
@@ -170,6 +182,7 @@ import Testing
         try await session.switchCamera(to: Self.blue)
         try await session.switchCamera(to: Self.red)
         let descriptorsBefore = try openDescriptors()
+        let memoryBefore = residentKilobytes()
         var durations: [Duration] = []
         for index in 0..<100 {
             durations.append(try await session.switchCamera(to: index % 2 == 0 ? Self.blue : Self.red).duration)
@@ -178,6 +191,9 @@ import Testing
         #expect(session.device == Self.red)
         let descriptorsAfter = try openDescriptors()
         #expect(descriptorsAfter <= descriptorsBefore + 2, "open descriptors \(descriptorsBefore) → \(descriptorsAfter): \(describeDescriptors())")
+        let growth = residentKilobytes() - memoryBefore
+        #expect(growth < 20_000, "resident memory grew by \(growth) kB over 100 switches")
+        print("memory over 100 switches: \(memoryBefore) kB → \(memoryBefore + growth) kB")
         let sorted = durations.sorted()
         print("switch time over 100 switches: median \(sorted[50]), p95 \(sorted[95])")
     }

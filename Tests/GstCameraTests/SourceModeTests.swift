@@ -29,6 +29,13 @@ import Testing
         #expect(SourceMode.closest(to: wanted, in: formats, compressed: false) == SourceMode(width: 320, height: 240, framerate: 30))
     }
 
+    @Test func theLargestSizeOfTheKindAtTheWantedRateOrTheNearestSlower() {
+        let formats = [format("YUYV", [(640, 480, [30]), (1920, 1080, [5])]), format("MJPG", compressed: true, [(3840, 2160, [30])])]
+        #expect(SourceMode.largest(in: formats, compressed: false, framerate: 30) == SourceMode(width: 1920, height: 1080, framerate: 5))
+        #expect(SourceMode.largest(in: formats, compressed: true, framerate: 30) == SourceMode(width: 3840, height: 2160, framerate: 30))
+        #expect(SourceMode.largest(in: [], compressed: false, framerate: 30) == nil)
+    }
+
     @Test func compressedAndRawAreKeptApart() {
         let formats = [format("MJPG", compressed: true, [(1920, 1080, [30])]), format("YUYV", [(640, 480, [30])])]
         #expect(SourceMode.closest(to: wanted, in: formats, compressed: true) == SourceMode(width: 1920, height: 1080, framerate: 30))

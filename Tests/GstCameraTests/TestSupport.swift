@@ -113,3 +113,10 @@ func describeDescriptors() -> String {
     }
     return kinds.sorted { $0.value > $1.value }.prefix(6).map { "\($0.key)×\($0.value)" }.joined(separator: ", ")
 }
+
+/// This process's resident memory (VmRSS) in kilobytes.
+func residentKilobytes() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0
+}

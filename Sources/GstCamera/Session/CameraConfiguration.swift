@@ -31,3 +31,27 @@ public struct CameraConfiguration: Sendable, Equatable {
         self.controls = controls
     }
 }
+
+extension CameraConfiguration {
+    /// This configuration with the largest frame size the camera offers in the kind of format the pipeline file
+    /// asks of it (Motion-JPEG for `mjpeg`, raw otherwise), at the configured rate if that size has it, else
+    /// the nearest slower one. Opens the camera to ask (VIDIOC_ENUM_FRAMESIZES), not the pipeline.
+    public func withLargestFrameSize() throws -> CameraConfiguration {
+        let file = try PipelineFile.load(pipeline)
+        guard file.placeholders.contains("device") else {
+            throw CameraError.negotiationFailed(device: nil, detail: "\(file.path) opens no camera, so there is no largest size to take")
+        }
+        let compressed = file.template.contains("image/jpeg")
+        let camera = try CameraSession.usableCamera(device)
+        guard let mode = SourceMode.largest(in: camera.formats, compressed: compressed, framerate: framerate) else {
+            throw CameraError.negotiationFailed(device: camera.path,
+                detail: "it offers no \(compressed ? "Motion-JPEG" : "raw") format for \(file.path)")
+        }
+        var largest = self
+        largest.device = camera.path
+        largest.width = mode.width
+        largest.height = mode.height
+        largest.framerate = mode.framerate
+        return largest
+    }
+}

@@ -62,6 +62,9 @@ extension CameraSession {
         }
         let sourceCaps = pipeline.pipeline.child(named: "source-caps")
         let previousCaps = sourceCaps?.caps("caps")
+        // No frame of the camera being left may stay held by a photo branch: it would keep that device open.
+        pipeline.shutter.holdFrames(false)
+        defer { pipeline.shutter.holdFrames(true) }
         detach(old, output: oldOutput, downstream: downstream, from: pipeline.pipeline)
         do {
             if let sourceCaps, let previousCaps {

@@ -13,7 +13,7 @@ public final class CameraSession: Sendable {
     /// The parsed file, checked when the session is made so a broken file fails before any device work.
     private let pipelineFile: PipelineFile
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
-    private let photoBranchFiles: [PhotoFormat: PipelineFile]
+    let photoBranchFiles: [PhotoFormat: PipelineFile]
     private let displayBranchFile: PipelineFile?
 
     /// What exists only while a pipeline does.
@@ -28,6 +28,8 @@ public final class CameraSession: Sendable {
         /// The live `source` element's address: errors from a `source` that is neither this one nor a switch's
         /// candidate come from one already replaced.
         var sourceOrigin: UInt
+        /// The photo branches, kept linked at the tee.
+        let shutter: PhotoShutter
     }
 
     struct Shared {
@@ -37,7 +39,6 @@ public final class CameraSession: Sendable {
         var nextObserverID = 0
         var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
         var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
-        var capture: PhotoCapture?
         var firstFrame = OneShot<Void>()
         /// The zoom asked for; applied when the pipeline starts and whenever it changes.
         var zoom = Zoom.none
@@ -216,9 +217,10 @@ public final class CameraSession: Sendable {
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
+        let shutter = PhotoShutter(pipeline: pipeline, tee: tee, files: photoBranchFiles, jpegQuality: configuration.jpegQuality)
         built = true
         return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name,
-                        sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer))
+                        sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
     }
 
     static let requiredElements: [(String, String)] = [
@@ -246,22 +248,23 @@ public final class CameraSession: Sendable {
     }
 
     func tearDown(ending final: CameraState) {
-        let (pipeline, frameObservers, eventObservers, capture) = shared.withLock { shared in
+        let (pipeline, frameObservers, eventObservers) = shared.withLock { shared in
             if case .failed = shared.state, case .stopped = final {
                 // Keep the failure visible; the pipeline is already NULL.
             } else if shared.state != final {
                 shared.state = final
             }
-            let result = (shared.pipeline.take(), shared.frameObservers, shared.eventObservers, shared.capture.take())
+            let result = (shared.pipeline.take(), shared.frameObservers, shared.eventObservers)
             shared.frameObservers = [:]
             shared.eventObservers = [:]
             return result
         }
+        // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed.
+        pipeline?.shutter.abort(CameraError.notRunning(state: final.description))
         if let pipeline {
             pipeline.pipeline.setState(GST_STATE_NULL)
             pipeline.bus.postWakeUp(Self.busStopMessage)
         }
-        capture?.abort(CameraError.notRunning(state: final.description))
         for observer in eventObservers.values {
             observer.yield(.stateChanged(final))
             observer.finish()
@@ -312,8 +315,6 @@ public final class CameraSession: Sendable {
             } else {
                 fail(CameraError.fromBus(error, device: live?.device ?? device))
             }
-        case .forwarded(.endOfStream(let source)) where source == PhotoCapture.sinkName:
-            shared.withLock { $0.capture }?.fileWritten()
         case .endOfStream:
             fail(.streamingFailed(source: device ?? pipelineFile.path, detail: "the source stopped sending frames (end of stream)"))
         case let .warning(_, text):
@@ -384,27 +385,23 @@ public final class CameraSession: Sendable {
 
     func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision, flash: Bool = false) async throws -> Photo {
         let started = ContinuousClock.now
-        let capture = PhotoCapture()
         let pipeline: Pipeline = try shared.withLock { shared in
             guard case .running = shared.state, let pipeline = shared.pipeline else {
                 throw CameraError.notRunning(state: shared.state.description)
             }
-            guard shared.capture == nil else { throw CameraError.captureInProgress }
-            shared.capture = capture
             return pipeline
         }
-        defer { shared.withLock { if $0.capture === capture { $0.capture = nil } } }
         await operations.begin()
         defer { operations.end() }
         let flashControls = try flash ? flashReadyControls() : nil
         let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: format)
         do {
-            let parameters = format == .jpeg ? ["quality": "\(min(100, max(1, configuration.jpegQuality)))"] : [:]
             let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
-            let size = try await capture.take(pipeline: pipeline.pipeline, tee: pipeline.tee, branch: photoBranchFiles[format]!,
-                                              parameters: parameters, tags: tags, output: output,
-                                              frameTimeout: .seconds(5),
-                                              beforeFrame: flashControls.map { controls in { try controls.strobe() } })
+            let image = try await pipeline.shutter.branch(for: format)
+                .takeImage(tags: tags, timeout: .seconds(5), what: "A frame for the photo",
+                           beforeFrame: flashControls.map { controls in { try controls.strobe() } })
+            let size = (width: image.width, height: image.height)
+            try output.write(image.bytes)
             let saved = try output.commit()
             let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)
             let observers = shared.withLock { Array($0.eventObservers.values) }

@@ -21,10 +21,21 @@ struct SourceMode: Equatable, Sendable {
         let covering = pool.filter { $0.width >= wanted.width && $0.height >= wanted.height }
         let size = covering.min { $0.width * $0.height < $1.width * $1.height }
             ?? pool.max { $0.width * $0.height < $1.width * $1.height }!
+        return mode(size, in: sizes, framerate: wanted.framerate)
+    }
+
+    /// The largest frame size `formats` offer in the compressed or raw kind, at `framerate` if offered there.
+    static func largest(in formats: [CameraFormat], compressed: Bool, framerate: Int) -> SourceMode? {
+        let sizes = formats.filter { $0.isCompressed == compressed && !$0.pixelFormat.isGreyscale }.flatMap(\.sizes)
+        guard let size = sizes.max(by: { $0.width * $0.height < $1.width * $1.height }) else { return nil }
+        return mode(size, in: sizes, framerate: framerate)
+    }
+
+    /// `size` at the wanted rate if offered, else the fastest below it, else the slowest above.
+    private static func mode(_ size: CameraFrameSize, in sizes: [CameraFrameSize], framerate: Int) -> SourceMode {
         let rates = Set(sizes.filter { $0.width == size.width && $0.height == size.height }
             .flatMap(\.framesPerSecond).map { Int($0.rounded()) })
-        let rate = rates.contains(wanted.framerate) ? wanted.framerate
-            : rates.filter { $0 < wanted.framerate }.max() ?? rates.min() ?? wanted.framerate
+        let rate = rates.contains(framerate) ? framerate : rates.filter { $0 < framerate }.max() ?? rates.min() ?? framerate
         return SourceMode(width: size.width, height: size.height, framerate: rate)
     }
 }
