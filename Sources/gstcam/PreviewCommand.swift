@@ -21,6 +21,8 @@ enum PreviewCommand: Command {
                              terminal, or none. Default: autovideosink with $DISPLAY, else terminal on a terminal,
                              else none.
       --duration SECONDS     Stop after this long (default: until q, Esc, the window closing, or Ctrl-C).
+      --switch-every SECONDS Switch to the next camera this often (a demo and a soak test); each switch is
+                             printed with the time to the new camera's first frame.
       --json                 Print the figures (and saved photos) as JSON lines.
       --send REQUEST         Send one request to the camera screen already running for this camera and print
                              its reply, e.g. '{"command":"zoom","factor":2}' (protocol: docs/camera-screen.md).
@@ -34,15 +36,18 @@ enum PreviewCommand: Command {
         let duration = try arguments.double("--duration", minimum: 0)
         let json = arguments.flag("--json")
         let send = try arguments.option("--send")
+        let switchEvery = try arguments.option("--switch-every", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
         try arguments.finish()
         if let send { return try ScreenRemote.send(send, configuration: camera.configuration) }
         let output = PreviewOutput(sink: sink, environment: ProcessInfo.processInfo.environment)
-        _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false)
+        _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false,
+                                switchEvery: switchEvery)
     }
 
     /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
     static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
-                          picker: Bool, library: PhotoLibrary = PhotoLibrary()) async throws -> PreviewScreen.Ending? {
+                          picker: Bool, library: PhotoLibrary = PhotoLibrary(),
+                          switchEvery: Double? = nil) async throws -> PreviewScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
         let configuration = try camera.sessionConfiguration()
         let session = try CameraSession(configuration: configuration)
@@ -72,6 +77,18 @@ enum PreviewCommand: Command {
         }
         defer { server?.stop() }
         terminal?.start()
+        let cycling = switchEvery.map { seconds in
+            Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                    let outcome = await screen.perform(.nextCamera)
+                    if !outcome.isError, output != .terminal {
+                        print(json ? #"{"event":"switch","message":"\#(jsonEscaped(outcome.message))"}"# : outcome.message)
+                    }
+                }
+            }
+        }
+        defer { cycling?.cancel() }
         await screen.run(duration: duration, printFigures: !picker && output != .terminal)
         session.stop()
         terminal?.restore()

@@ -152,7 +152,7 @@ public final class CameraOperator: Sendable {
             return CameraActionOutcome(message: state.isOn ? "Torch on" : "Torch off")
         case .nextCamera:
             let change = try await session.switchCamera()
-            return CameraActionOutcome(message: "Camera: \(cameraName) (\(change.to))")
+            return CameraActionOutcome(message: "Camera: \(cameraName) (\(change.to)) in \(Int((change.duration.inSeconds * 1000).rounded())) ms")
         case .zoomIn:
             return try zoom(to: session.zoom.factor * CameraAction.zoomStep)
         case .zoomOut:

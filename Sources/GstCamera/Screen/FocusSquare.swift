@@ -50,6 +50,3 @@ struct FocusSquare: Sendable, Equatable {
     }
 }
 
-extension Duration {
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -37,8 +37,7 @@ final class OneShot<Value: Sendable>: Sendable {
     func value(timeout: Duration, what: String) async throws -> Value {
         let timer = Task { [weak self] in
             try await Task.sleep(for: timeout)
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            self?.fail(CameraError.timeout(what: what, seconds: seconds))
+            self?.fail(CameraError.timeout(what: what, seconds: timeout.inSeconds))
         }
         defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { continuation in

@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+
+/// `gstcam preview --switch-every`: cycles through the cameras and prints each switch.
+@Suite struct SwitchEveryTests {
+    @Test func previewCyclesThroughTheCamerasAndReportsEachSwitch() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["VCAM_DEVICES"] = "/dev/video0=uvc;/dev/video4=basic"
+        environment["VCAM_STATE_DIR"] = NSTemporaryDirectory() + "vcam-switch-every-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: environment["VCAM_STATE_DIR"]!) }
+        let result = try gstcam(["preview", "--sink", "none", "--switch-every", "0.6", "--duration", "2.2"], environment: environment)
+        #expect(result.status == 0, "\(result.error)")
+        let switches = result.output.split(separator: "\n").filter { $0.hasPrefix("Camera: ") }
+        #expect(switches.count == 3, "\(result.output)")
+        #expect(switches.first?.contains("(/dev/video4) in ") == true)
+        #expect(switches.dropFirst().first?.contains("(/dev/video0) in ") == true)
+        #expect(switches.allSatisfy { $0.hasSuffix(" ms") })
+        let bad = try gstcam(["preview", "--switch-every", "0"])
+        #expect(bad.status == 64)
+        #expect(bad.error.contains("--switch-every: \"0\" is not a number of seconds > 0"))
+    }
+}
