@@ -97,26 +97,3 @@ enum PreviewCommand: Command {
         return screen.endedBy
     }
 }
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-    var milliseconds: Int { Int(seconds * 1000) }
-}
-
-/// Escapes a string for a JSON string literal.
-func jsonEscaped(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case let c where c.value < 0x20:
-            let hex = String(c.value, radix: 16)
-            result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result
-}
