@@ -8,9 +8,7 @@ import Testing
     static let device = "/dev/video14"
 
     func startCamera(width: Int = 320, height: Int = 240) async throws -> CameraSession {
-        let session = try CameraSession(configuration: CameraConfiguration(device: Self.device, width: width, height: height))
-        try await session.start()
-        return session
+        try await GstCameraTests.startCamera(Self.device, width: width, height: height)
     }
 
     @Test func twoHundredShotBurstGivesDistinctValidFilesWhileThePreviewKeepsItsRate() async throws {

@@ -36,9 +36,7 @@ import Testing
     }
 
     private func startOn(_ device: String) async throws -> CameraSession {
-        let session = try CameraSession(configuration: CameraConfiguration(device: device, width: 640, height: 480))
-        try await session.start()
-        return session
+        try await startCamera(device)
     }
 
     @Test func framesComeFromTheNewCameraAfterASwitchWithoutAGap() async throws {

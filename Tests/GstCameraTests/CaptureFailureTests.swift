@@ -39,41 +39,12 @@ import Testing
         }
     }
 
-    /// Starts gstcam in the background, its output going to files read by `finish`.
-    final class Running {
-        let process = Process()
-        let output: String
-        let error: String
-        init(_ arguments: [String]) throws {
-            let folder = try makeTemporaryFolder()
-            output = folder + "/out"
-            error = folder + "/err"
-            _ = FileManager.default.createFile(atPath: output, contents: nil)
-            _ = FileManager.default.createFile(atPath: error, contents: nil)
-            process.executableURL = URL(fileURLWithPath: gstcamBinary)
-            process.arguments = arguments
-            process.standardOutput = FileHandle(forWritingAtPath: output)
-            process.standardError = FileHandle(forWritingAtPath: error)
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-        }
-        /// Waits up to `timeout` for `condition`, checking every 50 ms.
-        func wait(upTo timeout: Double, for condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if condition() { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return condition()
-        }
-        /// Waits for the process to end (killing it after `timeout`); its status, stdout and stderr.
-        func finish(timeout: Double = 15) -> (exited: Bool, status: Int32, output: String, error: String) {
-            let exited = wait(upTo: timeout) { !process.isRunning }
-            killAndWait(process)
-            let read = { (path: String) in String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
-            defer { try? FileManager.default.removeItem(atPath: FilePath.directory(of: output)) }
-            return (exited, process.terminationStatus, read(output), read(error))
-        }
+    /// gstcam in the background: waits for it to end (killing it after `timeout`); its status, stdout and stderr.
+    static func finish(_ running: BackgroundGstcam, timeout: Double = 15) -> (exited: Bool, status: Int32, output: String, error: String) {
+        let exited = running.wait(timeout) { !running.process.isRunning }
+        killAndWait(running.process)
+        defer { try? FileManager.default.removeItem(atPath: running.folder) }
+        return (exited, running.process.terminationStatus, running.output, running.errors)
     }
 
     @Test func aFullDiskEndsTheBurstWithTheReasonAndOnlyWholePhotos() throws {
@@ -113,10 +84,10 @@ import Testing
         let folder = try makeTemporaryFolder() + "/shots"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: FilePath.directory(of: folder)) }
-        let running = try Running(Self.burst + ["--count", "0", "--interval", "0.1", "-o", folder + "/shot-%03d.jpg"])
-        let started = running.wait(upTo: 10) { Self.contents(folder).photos.count >= 3 }
+        let running = try BackgroundGstcam(Self.burst + ["--count", "0", "--interval", "0.1", "-o", folder + "/shot-%03d.jpg"])
+        let started = running.wait(10) { Self.contents(folder).photos.count >= 3 }
         try? FileManager.default.removeItem(atPath: folder)
-        let result = running.finish()
+        let result = Self.finish(running)
         #expect(started, "three photos before the folder was removed: \(result.error)")
         #expect(result.exited, "gstcam kept running after its folder was removed")
         #expect(result.status == 1)
@@ -128,10 +99,10 @@ import Testing
     @Test func ctrlCDuringABurstExitsWith130AndLeavesOnlyWholePhotos() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let running = try Running(Self.burst + ["--count", "0", "--dir", folder])
-        let started = running.wait(upTo: 10) { Self.contents(folder).photos.count >= 5 }
+        let running = try BackgroundGstcam(Self.burst + ["--count", "0", "--dir", folder])
+        let started = running.wait(10) { Self.contents(folder).photos.count >= 5 }
         kill(running.process.processIdentifier, SIGINT)
-        let result = running.finish()
+        let result = Self.finish(running)
         #expect(started, "five photos before Ctrl-C: \(result.error)")
         // A process that never saw the signal (a blocked signal mask) would have been killed at the timeout.
         #expect(result.exited, "gstcam did not stop on SIGINT")

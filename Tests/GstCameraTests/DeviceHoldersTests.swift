@@ -14,9 +14,10 @@ import Testing
         try holder.run()
         defer { killAndWait(holder) }
         var found: [DeviceHolders.Holder] = []
-        for _ in 0..<50 where found.isEmpty {
+        // The shell opens the file, then becomes sleep (exec): wait for that.
+        for _ in 0..<50 where found.first?.command != "sleep" {
             found = DeviceHolders.processes(holding: path)
-            if found.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+            if found.first?.command != "sleep" { Thread.sleep(forTimeInterval: 0.05) }
         }
         #expect(found == [DeviceHolders.Holder(pid: holder.processIdentifier, command: "sleep")])
         let error = CameraError(errno: EBUSY, path: path, operation: "VIDIOC_REQBUFS")

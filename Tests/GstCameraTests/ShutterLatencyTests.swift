@@ -8,9 +8,7 @@ import Testing
     static let device = "/dev/video12"
 
     func startCamera(width: Int = 640, height: Int = 480) async throws -> CameraSession {
-        let session = try CameraSession(configuration: CameraConfiguration(device: Self.device, width: width, height: height))
-        try await session.start()
-        return session
+        try await GstCameraTests.startCamera(Self.device, width: width, height: height)
     }
 
     @Test func singlePhotoIsTheFrameCurrentAtTheRequest() async throws {

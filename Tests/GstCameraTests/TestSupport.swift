@@ -17,6 +17,13 @@ func startTestPattern(width: Int = 320, height: Int = 240, framerate: Int = 30) 
     return session
 }
 
+/// A running session on a (virtual) camera at the given size.
+func startCamera(_ device: String, width: Int = 640, height: Int = 480) async throws -> CameraSession {
+    let session = try CameraSession(configuration: CameraConfiguration(device: device, width: width, height: height))
+    try await session.start()
+    return session
+}
+
 /// Decodes an image file with GStreamer (jpegdec/pngdec through decodebin) into one RGB frame.
 func decodeImage(_ path: String) throws -> (width: Int, height: Int, rgb: [UInt8]) {
     let folder = try makeTemporaryFolder()
@@ -119,4 +126,54 @@ func residentKilobytes() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0
+}
+
+/// gstcam running in the background, its output going to files a test reads while it runs.
+class BackgroundGstcam {
+    let folder: String
+    let process = Process()
+    var outputPath: String { folder + "/stdout.txt" }
+    var errorPath: String { folder + "/stderr.txt" }
+
+    /// Starts gstcam; its files go to `folder` (a new temporary folder when nil).
+    init(_ arguments: [String], environment: [String: String]? = nil, stdin: FileHandle? = nil, folder: String? = nil) throws {
+        self.folder = try folder ?? makeTemporaryFolder()
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: gstcamBinary)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        process.standardInput = stdin ?? FileHandle.nullDevice
+        try process.run()
+    }
+
+    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    /// Waits up to `timeout` seconds for `condition`, polling every 50 ms.
+    @discardableResult
+    func wait(_ timeout: Double = 5, until condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+
+    /// Waits for the process to end on its own; kills it after `timeout` seconds. Returns its exit status.
+    func exitStatus(within timeout: Double = 5) -> Int32? {
+        let ended = wait(timeout) { !process.isRunning }
+        if !ended { killAndWait(process); return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Ends the process for sure and removes its folder.
+    func remove() {
+        killAndWait(process)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
 }
