@@ -43,8 +43,6 @@ public enum CameraError: Error, Equatable, Sendable {
     // MARK: Session use
     /// The call needs a running session.
     case notRunning(state: String)
-    /// A photo is already being taken by this session.
-    case captureInProgress
 
     // MARK: Files
     /// The output directory is missing or not writable, or the file exists and overwriting was not asked for.

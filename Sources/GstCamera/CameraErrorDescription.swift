@@ -52,8 +52,6 @@ extension CameraError: CustomStringConvertible {
             return "\(what) did not happen within \(Self.seconds(seconds))."
         case let .notRunning(state):
             return "The camera session is not running (it is \(state)); start it first."
-        case .captureInProgress:
-            return "A photo is already being taken; wait for it to finish."
         case let .outputNotWritable(path, reason):
             return "Cannot write \(path): \(reason)."
         case let .outputExists(path):
