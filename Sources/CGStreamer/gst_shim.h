@@ -30,11 +30,9 @@ static inline GstEvent *gstcam_probe_info_event(GstPadProbeInfo *info) { return 
 // GST_EVENT_TYPE is a field macro.
 static inline GstEventType gstcam_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
 
-// GST_IS_BIN / GST_BIN / GST_ELEMENT / GST_APP_SINK are cast macros.
+// GST_IS_BIN / GST_BIN / GST_APP_SINK are cast macros.
 static inline gboolean gstcam_is_bin(gpointer object) { return GST_IS_BIN(object); }
 static inline GstBin *gstcam_as_bin(gpointer object) { return GST_BIN(object); }
-static inline GstElement *gstcam_as_element(gpointer object) { return GST_ELEMENT(object); }
-static inline GstObject *gstcam_as_object(gpointer object) { return GST_OBJECT(object); }
 static inline GstAppSink *gstcam_as_app_sink(GstElement *element) { return GST_APP_SINK(element); }
 static inline gboolean gstcam_is_app_sink(GstElement *element) { return GST_IS_APP_SINK(element); }
 
@@ -42,15 +40,11 @@ static inline gboolean gstcam_is_app_sink(GstElement *element) { return GST_IS_A
 static inline void gstcam_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }
 static inline void gstcam_set_int(gpointer object, const char *name, gint value) { g_object_set(object, name, value, NULL); }
 static inline void gstcam_set_uint(gpointer object, const char *name, guint value) { g_object_set(object, name, value, NULL); }
-static inline void gstcam_set_int64(gpointer object, const char *name, gint64 value) { g_object_set(object, name, value, NULL); }
-static inline void gstcam_set_uint64(gpointer object, const char *name, guint64 value) { g_object_set(object, name, value, NULL); }
-static inline void gstcam_set_double(gpointer object, const char *name, gdouble value) { g_object_set(object, name, value, NULL); }
 static inline void gstcam_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }
 static inline void gstcam_set_caps(gpointer object, const char *name, GstCaps *value) { g_object_set(object, name, value, NULL); }
 
-// Typed single-property getters replace the variadic g_object_get; the string is newly allocated.
+// A typed single-property getter replaces the variadic g_object_get.
 static inline gint gstcam_get_int(gpointer object, const char *name) { gint v = 0; g_object_get(object, name, &v, NULL); return v; }
-static inline gchar *gstcam_get_string(gpointer object, const char *name) { gchar *v = NULL; g_object_get(object, name, &v, NULL); return v; }
 
 // A caps-typed property as a newly allocated string (g_object_get is variadic).
 static inline gchar *gstcam_get_caps_string(gpointer object, const char *name) {
@@ -62,25 +56,8 @@ static inline gchar *gstcam_get_caps_string(gpointer object, const char *name) {
     return text;
 }
 
-// Whether an object class has a property, so a typo in a pipeline file is caught with a clear message.
-static inline gboolean gstcam_has_property(gpointer object, const char *name) {
-    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
-}
-
-// GST_ELEMENT_FACTORY / gst_element_get_factory name without the cast macros.
-static inline const gchar *gstcam_element_factory_name(GstElement *element) {
-    GstElementFactory *factory = gst_element_get_factory(element);
-    return factory ? gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory)) : NULL;
-}
-
 // GstMapInfo is filled by gst_buffer_map; Swift can call that directly, but GST_MAP_READ is an enum flag set.
 static inline gboolean gstcam_buffer_map_read(GstBuffer *buffer, GstMapInfo *info) { return gst_buffer_map(buffer, info, GST_MAP_READ); }
-
-// GST_ELEMENT_CAST(...)->numsrcpads and friends need casts; linking by name covers what the session needs.
-static inline gboolean gstcam_element_link(GstElement *a, GstElement *b) { return gst_element_link(a, b); }
-
-// gst_bin_add_many is variadic; adding one element at a time needs no shim, but unref'ing a floating ref does.
-static inline void gstcam_object_unref(gpointer object) { gst_object_unref(object); }
 
 // GError's domain is a GQuark; the GStreamer error quarks are functions Swift can call, so only the
 // struct access is wrapped to keep call sites readable.

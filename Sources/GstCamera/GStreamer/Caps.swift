@@ -10,16 +10,8 @@ final class Caps: @unchecked Sendable {
     init(owning pointer: UnsafeMutablePointer<GstCaps>) { self.pointer = pointer }
     deinit { gst_mini_object_unref(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstMiniObject.self)) }
 
-    var description: String { takeGString(gst_caps_to_string(pointer)) ?? "" }
-
     /// Width, height, format and row stride of raw video caps; nil for anything else.
-    var videoInfo: VideoInfo? {
-        var info = GstVideoInfo()
-        guard gst_video_info_from_caps(&info, pointer) != 0 else { return nil }
-        let format = gst_video_format_to_string(info.finfo.pointee.format).map { String(cString: $0) } ?? "unknown"
-        return VideoInfo(width: Int(info.width), height: Int(info.height), format: VideoFormat(rawValue: format),
-                         bytesPerRow: Int(info.stride.0))
-    }
+    var videoInfo: VideoInfo? { VideoInfo(caps: pointer) }
 }
 
 struct VideoInfo: Equatable {
@@ -27,4 +19,20 @@ struct VideoInfo: Equatable {
     let height: Int
     let format: VideoFormat
     let bytesPerRow: Int
+
+    /// Reads raw video caps (borrowed: a sample's or a pad's); nil for anything else.
+    init?(caps: UnsafeMutablePointer<GstCaps>) {
+        var info = GstVideoInfo()
+        guard gst_video_info_from_caps(&info, caps) != 0 else { return nil }
+        let format = gst_video_format_to_string(info.finfo.pointee.format).map { String(cString: $0) } ?? "unknown"
+        self.init(width: Int(info.width), height: Int(info.height), format: VideoFormat(rawValue: format),
+                  bytesPerRow: Int(info.stride.0))
+    }
+
+    init(width: Int, height: Int, format: VideoFormat, bytesPerRow: Int) {
+        self.width = width
+        self.height = height
+        self.format = format
+        self.bytesPerRow = bytesPerRow
+    }
 }

@@ -25,15 +25,9 @@ final class Element: @unchecked Sendable {
 
     var name: String { takeGString(gstcam_object_dup_name(pointer)) ?? "?" }
 
-    /// The factory that made the element, e.g. "v4l2src".
-    var factoryName: String? { gstcam_element_factory_name(pointer).map { String(cString: $0) } }
-
-    func hasProperty(_ name: String) -> Bool { gstcam_has_property(pointer, name) != 0 }
-
     func set(_ name: String, _ value: Bool) { gstcam_set_bool(pointer, name, value ? 1 : 0) }
     func set(_ name: String, _ value: Int32) { gstcam_set_int(pointer, name, value) }
     func set(_ name: String, _ value: UInt32) { gstcam_set_uint(pointer, name, value) }
-    func set(_ name: String, _ value: UInt64) { gstcam_set_uint64(pointer, name, guint64(value)) }
     func set(_ name: String, _ value: String) { gstcam_set_string(pointer, name, value) }
 
     /// Sets a caps property from its string form (e.g. a capsfilter's "caps").
@@ -49,7 +43,6 @@ final class Element: @unchecked Sendable {
     }
 
     func int(_ name: String) -> Int32 { gstcam_get_int(pointer, name) }
-    func string(_ name: String) -> String? { takeGString(gstcam_get_string(pointer, name)) }
 
     /// A bin's child by name, searching nested bins; nil for a missing name or a non-bin.
     func child(named name: String) -> Element? {
@@ -86,17 +79,8 @@ final class Element: @unchecked Sendable {
 
     func syncStateWithParent() -> Bool { gst_element_sync_state_with_parent(pointer) != 0 }
 
-    /// Sets the state without blocking; use `currentState` to see it.
-    var currentState: GstState {
-        var current = GST_STATE_VOID_PENDING
-        var pending = GST_STATE_VOID_PENDING
-        gst_element_get_state(pointer, &current, &pending, 0)
-        return current
-    }
-
     var bus: Bus? { gst_element_get_bus(pointer).map { Bus(owning: $0) } }
 
-    func sendEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { gst_element_send_event(pointer, event) != 0 }
 }
 
 /// gst_element_set_state's answer.

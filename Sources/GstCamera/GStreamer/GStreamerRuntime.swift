@@ -20,14 +20,6 @@ enum GStreamerRuntime {
     static func ensureInitialized() {
         _ = initialized
     }
-
-    /// The GStreamer version this process runs, e.g. "1.22.0".
-    static var version: String {
-        ensureInitialized()
-        guard let text = gst_version_string() else { return "unknown" }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
 }
 
 /// Takes ownership of a g_malloc'ed C string.

@@ -21,8 +21,6 @@ final class Pad: @unchecked Sendable {
     @discardableResult
     func unlink(from sink: Pad) -> Bool { gst_pad_unlink(pointer, sink.pointer) != 0 }
 
-    func sendEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { gst_pad_send_event(pointer, event) != 0 }
-
     /// The caps currently flowing through the pad, if negotiated.
     var currentCaps: Caps? { gst_pad_get_current_caps(pointer).map { Caps(owning: $0) } }
 

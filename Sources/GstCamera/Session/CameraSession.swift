@@ -349,17 +349,14 @@ public final class CameraSession: Sendable {
     }
 
     private static func copyFrame(_ sample: OpaquePointer, number: Int) -> Frame? {
-        guard let caps = gst_sample_get_caps(sample), let buffer = gst_sample_get_buffer(sample) else { return nil }
-        var videoInfo = GstVideoInfo()
-        guard gst_video_info_from_caps(&videoInfo, caps) != 0 else { return nil }
+        guard let caps = gst_sample_get_caps(sample), let info = VideoInfo(caps: caps),
+              let buffer = gst_sample_get_buffer(sample) else { return nil }
         var map = GstMapInfo()
         guard gstcam_buffer_map_read(buffer, &map) != 0 else { return nil }
         defer { gst_buffer_unmap(buffer, &map) }
         let bytes = Array(UnsafeBufferPointer(start: map.data, count: Int(map.size)))
         let pts = gstcam_buffer_pts(buffer)
-        let format = gst_video_format_to_string(videoInfo.finfo.pointee.format).map { String(cString: $0) } ?? "unknown"
-        return Frame(width: Int(videoInfo.width), height: Int(videoInfo.height), format: VideoFormat(rawValue: format),
-                     bytesPerRow: Int(videoInfo.stride.0),
+        return Frame(width: info.width, height: info.height, format: info.format, bytesPerRow: info.bytesPerRow,
                      timestamp: pts == gstcam_clock_time_none() ? .zero : .nanoseconds(Int64(pts)),
                      number: number, bytes: bytes)
     }

@@ -14,10 +14,6 @@ final class OneShot<Value: Sendable>: Sendable {
     func succeed(_ value: Value) { complete(.success(value)) }
     func fail(_ error: any Error) { complete(.failure(error)) }
 
-    var isDone: Bool {
-        slot.withLock { if case .done = $0 { return true } else { return false } }
-    }
-
     private func complete(_ result: Result<Value, any Error>) {
         let waiter: CheckedContinuation<Value, any Error>? = slot.withLock { slot in
             switch slot {

@@ -31,13 +31,14 @@ extension CameraError {
             if debugText.contains("No such device") { return .deviceGone(path: path) }
         }
         if debugText.contains("not-negotiated") || message.contains("not negotiate") {
-            return .negotiationFailed(device: device, detail: firstLine(debugText.isEmpty ? message : debugText))
+            return .negotiationFailed(device: device, detail: reasonLine(debugText.isEmpty ? message : debugText))
         }
-        let detail = debugText.isEmpty ? message : "\(message) (\(firstLine(debugText)))"
+        let detail = debugText.isEmpty ? message : "\(message) (\(reasonLine(debugText)))"
         return .streamingFailed(source: source, detail: detail)
     }
 
-    private static func firstLine(_ text: String) -> String {
+    /// GStreamer's debug text ends with the line that says why ("streaming stopped, reason not-negotiated").
+    private static func reasonLine(_ text: String) -> String {
         String(text.split(separator: "\n").last ?? Substring(text))
     }
 }
