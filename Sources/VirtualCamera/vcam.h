@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#define VCAM_MAX_DEVICES 8
+#define VCAM_MAX_DEVICES 16
 #define VCAM_MAX_FORMATS 4
 #define VCAM_MAX_SIZES 8
 #define VCAM_MAX_RATES 4
