@@ -1,4 +1,5 @@
 import Glibc
+import GstCamera
 
 // gstcam: a camera on the command line. Usage errors exit 64, failures exit 1 (see ExitStatus).
 
@@ -10,12 +11,21 @@ USAGE: gstcam <command> [options]
 COMMANDS:
 \(Commands.all.map { "  " + $0.name + String(repeating: " ", count: max(1, 10 - $0.name.count)) + $0.summary }.joined(separator: "\n"))
   help      Show help for a command: gstcam help <command>
+  version   Print gstcam's version and the GStreamer version in use (also --version; --json)
 
 Run `gstcam <command> --help` for a command's options.
 """
 
 func printHelp(for command: any Command.Type) {
     print("OVERVIEW: \(command.summary)\n\n\(command.usage)")
+}
+
+func printVersion(json: Bool) {
+    if json {
+        print(#"{"version":"\#(jsonEscaped(GstCameraVersion.string))","gstreamer":"\#(jsonEscaped(GstCameraVersion.gstreamerNumber))"}"#)
+    } else {
+        print("gstcam \(GstCameraVersion.string)\n\(GstCameraVersion.gstreamer)")
+    }
 }
 
 func fail(_ message: String, status: ExitStatus) -> Never {
@@ -31,6 +41,10 @@ guard let first = words.first else {
 words.removeFirst()
 
 switch first {
+case "--version", "version":
+    guard words.isEmpty || words == ["--json"] else { fail("\(first) takes no arguments but --json", status: .usage) }
+    printVersion(json: !words.isEmpty)
+    exit(0)
 case "-h", "--help":
     print(overview)
     exit(0)
