@@ -50,6 +50,10 @@ case "-h", "--help":
     exit(0)
 case "help":
     guard let name = words.first else { print(overview); exit(0) }
+    if name == "version" || name == "--version" {
+        print("OVERVIEW: Print gstcam's version and the GStreamer version in use.\n\nUSAGE: gstcam --version [--json]\n       gstcam version [--json]")
+        exit(0)
+    }
     guard let command = Commands.named(name) else { fail("no command named \"\(name)\"; run gstcam --help", status: .usage) }
     printHelp(for: command)
     exit(0)
