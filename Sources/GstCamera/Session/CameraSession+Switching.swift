@@ -70,10 +70,12 @@ extension CameraSession {
             if let sourceCaps, let previousCaps {
                 // Cameras differ in sizes: ask this one for its closest mode; the zoom stage scales it to the
                 // session's size, so frames and photos keep their size across the switch.
-                let compressed = previousCaps.hasPrefix("image/jpeg")
-                let wanted = SourceMode(width: configuration.width, height: configuration.height, framerate: configuration.framerate)
-                if let mode = SourceMode.closest(to: wanted, in: camera.formats, compressed: compressed) {
-                    sourceCaps.setCaps("caps", mode.caps(compressed: compressed))
+                // Only modes of the kind the pipeline takes (raw, Motion-JPEG, Bayer) fit what follows the source.
+                let kind = SourceKind(caps: previousCaps)
+                let wanted = ModeRequest(width: configuration.width, height: configuration.height,
+                                         frameRate: configuration.framerate, purpose: .preview)
+                if let mode = ModeChooser.choose(wanted, from: camera.modes.filter { $0.kind == kind }) {
+                    sourceCaps.setCaps("caps", mode.caps)
                 }
             }
             try await attach(replacement, to: downstream, in: pipeline.pipeline, device: device)

@@ -181,7 +181,7 @@ public final class CameraSession: Sendable {
             "device": device ?? "",
             "width": "\(configuration.width)",
             "height": "\(configuration.height)",
-            "framerate": "\(configuration.framerate)/1",
+            "framerate": configuration.framerate.fraction,
         ]
         return try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
     }
