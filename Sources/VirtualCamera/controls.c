@@ -56,21 +56,24 @@ static int slot_of(const struct vcam_control *c) {
 void vcam_controls_setup(struct vcam_device *dev) {
     const struct vcam_control *list[VCAM_MAX_CONTROLS];
     int n = 0;
+    enum vcam_profile p = dev->profile;
     list[n++] = &user_class;
     list[n++] = &brightness;
     list[n++] = &contrast;
-    if (dev->profile != VCAM_PROFILE_BASIC) {
+    if (p == VCAM_PROFILE_UVC || p == VCAM_PROFILE_SENSOR) {
         list[n++] = &roi_rect;
         list[n++] = &roi_auto;
     }
-    list[n++] = &camera_class;
-    list[n++] = &exposure_auto;
-    list[n++] = &exposure_abs;
-    if (dev->profile != VCAM_PROFILE_BASIC) {
+    if (p != VCAM_PROFILE_VIVID) {   // vivid has no camera-class controls
+        list[n++] = &camera_class;
+        list[n++] = &exposure_auto;
+        list[n++] = &exposure_abs;
+    }
+    if (p == VCAM_PROFILE_UVC || p == VCAM_PROFILE_SENSOR || p == VCAM_PROFILE_WEBCAM) {
         list[n++] = &focus_abs;
         list[n++] = &focus_auto;
-        list[n++] = &zoom_abs;
     }
+    if (p == VCAM_PROFILE_UVC || p == VCAM_PROFILE_SENSOR) list[n++] = &zoom_abs;
     if (dev->profile == VCAM_PROFILE_SENSOR) {
         list[n++] = &af_start;
         list[n++] = &af_stop;

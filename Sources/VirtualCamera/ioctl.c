@@ -103,15 +103,15 @@ static void load_format_locked(struct vcam_device *dev) {
     struct v4l2_pix_format pix;
     vcam_fill_format(dev, &pix, fourcc, atomic_load(&dev->shared->format[1]), atomic_load(&dev->shared->format[2]));
     dev->fmt = pix;
-    uint32_t rate = atomic_load(&dev->shared->format[3]);
-    for (int i = 0; i < dev->nrates; i++)
-        if (dev->rates[i] == rate) dev->rate = rate;
+    struct vcam_interval stored = {atomic_load(&dev->shared->format[3]), atomic_load(&dev->shared->format[4])};
+    dev->interval = vcam_nearest_interval(vcam_intervals_for(dev, pix.pixelformat, pix.width, pix.height), stored);
 }
 
 static void store_format_locked(struct vcam_device *dev) {
     atomic_store(&dev->shared->format[1], dev->fmt.width);
     atomic_store(&dev->shared->format[2], dev->fmt.height);
-    atomic_store(&dev->shared->format[3], dev->rate);
+    atomic_store(&dev->shared->format[3], dev->interval.numerator);
+    atomic_store(&dev->shared->format[4], dev->interval.denominator);
     atomic_store(&dev->shared->format[0], dev->fmt.pixelformat);
 }
 
@@ -153,15 +153,17 @@ static int enum_framesizes(struct vcam_device *dev, struct v4l2_frmsizeenum *s) 
 }
 
 static int enum_frameintervals(struct vcam_device *dev, struct v4l2_frmivalenum *iv) {
-    if (!has_format(dev, iv->pixel_format) || iv->index >= (uint32_t)dev->nrates) return -EINVAL;
+    if (!has_format(dev, iv->pixel_format)) return -EINVAL;
     bool size_ok = false;
     for (int i = 0; i < dev->nsizes; i++)
         if (dev->sizes[i].width == iv->width && dev->sizes[i].height == iv->height) size_ok = true;
     if (!size_ok) return -EINVAL;
+    const struct vcam_interval_list *list = vcam_intervals_for(dev, iv->pixel_format, iv->width, iv->height);
+    if (iv->index >= (uint32_t)list->n) return -EINVAL;
     struct v4l2_frmivalenum out = {.index = iv->index, .pixel_format = iv->pixel_format,
                                    .width = iv->width, .height = iv->height, .type = V4L2_FRMIVAL_TYPE_DISCRETE};
-    out.discrete.numerator = 1;
-    out.discrete.denominator = dev->rates[iv->index];
+    out.discrete.numerator = list->at[iv->index].numerator;
+    out.discrete.denominator = list->at[iv->index].denominator;
     *iv = out;
     return 0;
 }
@@ -183,6 +185,9 @@ static int format_ioctl(struct vcam_open *op, unsigned long request, struct v4l2
     if (request == VIDIOC_S_FMT) {
         if (queue_busy(op) || dev->nbuffers) return -EBUSY;
         dev->fmt = pix;
+        // The new size may not offer the current rate: keep the nearest it has (uvcvideo and vivid both do).
+        dev->interval = vcam_nearest_interval(vcam_intervals_for(dev, pix.pixelformat, pix.width, pix.height),
+                                              dev->interval);
         store_format_locked(dev);
     }
     memset(&f->fmt, 0, sizeof f->fmt);
@@ -199,21 +204,17 @@ static int parm_ioctl(struct vcam_open *op, unsigned long request, struct v4l2_s
         if (dev->streaming || queue_busy(op)) return -EBUSY;
         struct v4l2_fract t = p->parm.capture.timeperframe;
         if (t.numerator && t.denominator) {
-            // The supported rate closest to the requested one.
-            double want = (double)t.denominator / t.numerator;
-            uint32_t best = dev->rates[0];
-            for (int i = 0; i < dev->nrates; i++) {
-                double d = dev->rates[i] - want, bd = best - want;
-                if ((d < 0 ? -d : d) < (bd < 0 ? -bd : bd)) best = dev->rates[i];
-            }
-            dev->rate = best;
+            // The supported rate closest to the requested one, at the current format and size.
+            const struct vcam_interval_list *list = vcam_intervals_for(dev, dev->fmt.pixelformat, dev->fmt.width,
+                                                                       dev->fmt.height);
+            dev->interval = vcam_nearest_interval(list, (struct vcam_interval){t.numerator, t.denominator});
             store_format_locked(dev);
         }
     }
     memset(&p->parm, 0, sizeof p->parm);
     p->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
-    p->parm.capture.timeperframe.numerator = 1;
-    p->parm.capture.timeperframe.denominator = dev->rate;
+    p->parm.capture.timeperframe.numerator = dev->interval.numerator;
+    p->parm.capture.timeperframe.denominator = dev->interval.denominator;
     return 0;
 }
 
@@ -351,7 +352,7 @@ static int input_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
         struct v4l2_input *in = arg;
         if (in->index != 0) return -EINVAL;
         memset(in, 0, sizeof *in);
-        snprintf((char *)in->name, sizeof in->name, "Camera 1");
+        snprintf((char *)in->name, sizeof in->name, "%s", op->dev->input_name);
         in->type = V4L2_INPUT_TYPE_CAMERA;
         return 0;
     }
