@@ -92,13 +92,15 @@ struct CameraOptions {
         return choice
     }
 
-    /// The chosen mode as a JSON object for `--json` output: size, rate (as printed and exact), format and pipeline.
+    /// The chosen mode as a JSON object for `--json` output: size, rate (as printed and exact), format, pipeline,
+    /// what was asked (null: nothing) and whether the camera did not have it (the nearest mode was taken).
     static func json(_ choice: ModeChoice) -> String {
         let configuration = choice.configuration
         let format = choice.mode.map { #""\#(jsonEscaped($0.pixelFormat.description))""# } ?? "null"
+        let asked = choice.request.asksForSomething ? #""\#(choice.request)""# : "null"
         return #"{"width":\#(configuration.width),"height":\#(configuration.height),"fps":"\#(configuration.framerate)","#
             + #""framerate":"\#(configuration.framerate.fraction)","format":\#(format),"#
-            + #""pipeline":"\#(jsonEscaped(configuration.pipeline))","asked":\#(choice.isAsked)}"#
+            + #""pipeline":"\#(jsonEscaped(configuration.pipeline))","asked":\#(asked),"nearest":\#(!choice.isAsked)}"#
     }
 
     static func parseFocus(_ text: String) -> FocusRequest? {
