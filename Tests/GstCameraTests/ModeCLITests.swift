@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import GstCamera
+
+/// Mode choice end to end on virtual cameras with real drivers' mode tables (scripts/test): /dev/video16 is a
+/// USB webcam (YUYV 640x480@30, 1280x720@10, 1920x1080@5; MJPG 30 fps up to 1920x1080), /dev/video18 is
+/// vivid's webcam input (25 fps at 640x480, 12.5 at 1280x720, 5 at 1080p, 2 at 3840x2160).
+@Suite(.serialized) struct ModeCLITests {
+    static let webcam = "/dev/video16"
+    static let vivid = "/dev/video18"
+
+    /// gstcam with a private runtime folder: no camera screen of another test run can answer for these cameras.
+    func run(_ arguments: [String]) throws -> ProcessResult {
+        let runtime = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime
+        return try gstcam(arguments, environment: environment)
+    }
+
+    func json(_ line: Substring) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func aPhotoIsTheLargestSizeTheWebcamOffersThroughMotionJPEG() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try run(["capture", "--camera", Self.webcam, "--warmup", "2", "-o", folder + "/full.jpg"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "Saved \(folder)/full.jpg (1920x1080)\n")
+        #expect(result.error == "Mode: 1920x1080 at 30 fps, Motion-JPEG, decoded (MJPG): the largest size \(Self.webcam) offers, for a photo\n")
+        let image = try decodeImage(folder + "/full.jpg")
+        #expect(image.width == 1920 && image.height == 1080)
+    }
+
+    @Test func aPhotoOnVividIsItsLargestSizeAtTwoFramesASecond() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try run(["capture", "--camera", Self.vivid, "--immediate", "--json", "-o", folder + "/4k.jpg"])
+        #expect(result.status == 0, "\(result.error)")
+        let object = try json(result.output.split(separator: "\n").first ?? "")
+        let mode = try #require(object["mode"] as? [String: Any])
+        #expect(mode["width"] as? Int == 3840 && mode["height"] as? Int == 2160)
+        #expect(mode["framerate"] as? String == "2/1" && mode["pipeline"] as? String == "default")
+        #expect(mode["nearest"] as? Bool == false && mode["asked"] is NSNull)
+        let image = try decodeImage(folder + "/4k.jpg")
+        #expect(image.width == 3840 && image.height == 2160)
+    }
+
+    @Test func thePreviewTakesFullHDAtThirtyThroughMotionJPEGOnTheWebcamAndSmoothRawOnVivid() throws {
+        let webcam = try run(["preview", "--camera", Self.webcam, "--sink", "none", "--duration", "1.5", "--json"])
+        #expect(webcam.status == 0, "\(webcam.error)")
+        let lines = webcam.output.split(separator: "\n")
+        let event = try json(lines.first ?? "")
+        #expect(event["event"] as? String == "mode")
+        let mode = try #require(event["mode"] as? [String: Any])
+        #expect(mode["width"] as? Int == 1920 && mode["fps"] as? String == "30" && mode["format"] as? String == "MJPG")
+        #expect(mode["pipeline"] as? String == "mjpeg")
+        #expect((try json(lines.last ?? "")["frames"] as? Int ?? 0) > 0)
+
+        let vivid = try run(["preview", "--camera", Self.vivid, "--sink", "none", "--duration", "1.5"])
+        #expect(vivid.status == 0, "\(vivid.error)")
+        #expect(vivid.error.hasPrefix("Mode: 640x480 at 25 fps, raw (YUYV): \(Self.vivid)'s best for a preview"))
+    }
+
+    @Test(arguments: [
+        (["--fps", "12.5", "--width", "1280", "--height", "720"], "Mode: 1280x720 at 12.5 fps, raw (YUYV), as asked", "25/2"),
+        (["--fps", "30000/1001"], "Mode: 640x480 at 25 fps, raw (YUYV): \(vivid) has no 29.97 fps, this is the nearest it has", "25/1"),
+        (["--fps", "15/2", "--width", "640", "--height", "480"], "Mode: 640x480 at 5 fps, raw (YUYV): \(vivid) has no 640x480 at 7.5 fps, this is the nearest it has", "5/1"),
+        (["--width", "1000", "--height", "562"], "Mode: 1280x720 at 12.5 fps, raw (YUYV): \(vivid) has no 1000x562, this is the nearest it has", "25/2"),
+    ])
+    func fractionalRatesAndSizesGetTheNearestModeWithALineSayingSo(_ options: [String], _ line: String, _ fraction: String) throws {
+        let result = try run(["preview", "--camera", Self.vivid, "--sink", "none", "--duration", "1", "--json"] + options)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error == line + "\n")
+        let mode = try #require(try json(result.output.split(separator: "\n").first ?? "")["mode"] as? [String: Any])
+        #expect(mode["framerate"] as? String == fraction)
+        #expect(!result.error.contains("not-negotiated"))
+    }
+
+    @Test func aNamedPipelineLimitsTheModesToItsKind() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try run(["capture", "--camera", Self.webcam, "--pipeline", "default", "--width", "1280", "--height", "720",
+                              "--fps", "30", "--immediate", "-o", folder + "/raw.jpg"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error == "Mode: 1280x720 at 10 fps, raw (YUYV): \(Self.webcam) has no 1280x720 at 30 fps, this is the nearest it has\n")
+        #expect(result.output == "Saved \(folder)/raw.jpg (1280x720)\n")
+        let mjpegOnly = try run(["capture", "--camera", "/dev/video10", "--pipeline", "default", "-o", folder + "/never.jpg"])
+        #expect(mjpegOnly.status == 1)
+        #expect(mjpegOnly.error.contains("it offers no raw format for"), "\(mjpegOnly.error)")
+    }
+
+    @Test(arguments: ["abc", "0", "30/0", "-1"])
+    func aRateThatIsNotOneIsAUsageError(_ text: String) throws {
+        let result = try run(["preview", "--camera", Self.vivid, "--fps", text])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("gstcam: --fps: \"\(text)\" is not a frame rate such as 30, 12.5 or 30000/1001"), "\(result.error)")
+    }
+
+    /// Every mode the two cameras list starts streaming in the pipeline chosen for it: no negotiation error.
+    @Test(arguments: [webcam, vivid])
+    func everyListedModeStreams(_ device: String) async throws {
+        let camera = try CameraDiscovery.camera(matching: device)
+        var seen = Set<String>()
+        for mode in camera.modes where seen.insert("\(mode.kind) \(mode.width)x\(mode.height)@\(mode.frameRate.fraction)").inserted {
+            let configuration = CameraConfiguration(pipeline: mode.kind.pipelineName, device: device, width: mode.width,
+                                                    height: mode.height, framerate: mode.frameRate, startTimeout: .seconds(5))
+            let session = try CameraSession(configuration: configuration)
+            do {
+                try await session.start()
+            } catch {
+                Issue.record("\(device) \(mode): \(error)")
+            }
+            session.stop()
+        }
+        #expect(seen.count == (device == Self.webcam ? 11 : 42))
+    }
+}
