@@ -33,6 +33,15 @@ public enum SourceKind: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The kind as a format family, for "it offers no Motion-JPEG format".
+    var formatName: String {
+        switch self {
+        case .raw: return "raw"
+        case .motionJPEG: return "Motion-JPEG"
+        case .bayer: return "8-bit Bayer"
+        }
+    }
+
     /// The kind a pipeline file asks of the camera, read from the media type of its caps.
     init(pipelineTemplate template: String) {
         if template.contains(SourceKind.motionJPEG.mediaType) {

@@ -82,7 +82,7 @@ extension CameraConfiguration {
         let modes = camera.modes.filter { kind == nil || $0.kind == kind }
         guard let mode = ModeChooser.choose(request, from: modes) else {
             throw CameraError.negotiationFailed(device: camera.path, detail: kind.map {
-                "it offers no \($0.label) format for \(file.path)"
+                "it offers no \($0.formatName) format for \(file.path)"
             } ?? "it offers no format gstcam can take (\(Self.skipped(camera.formats)))")
         }
         var chosen = self
