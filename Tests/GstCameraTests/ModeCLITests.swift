@@ -98,6 +98,28 @@ import Testing
         #expect(result.error.hasPrefix("gstcam: --fps: \"\(text)\" is not a frame rate such as 30, 12.5 or 30000/1001"), "\(result.error)")
     }
 
+    /// A session at vivid's 12.5 fps switches to the webcam, which has no 12.5 at 1280x720: its nearest raw mode
+    /// there is asked for (10 fps), frames keep their size, and switching back asks for 25/2 again.
+    @Test func switchingFromAFractionalRateTakesTheNewCamerasNearestMode() async throws {
+        let choice = try CameraConfiguration(device: Self.vivid)
+            .choosingMode(ModeRequest(width: 1280, height: 720, frameRate: FrameRate("12.5"), purpose: .preview), keepPipeline: false)
+        #expect(choice.configuration.framerate == FrameRate(numerator: 25, denominator: 2))
+        let session = try CameraSession(configuration: choice.configuration)
+        try await session.start()
+        defer { session.stop() }
+        func sourceCaps() -> String? { session.shared.withLock { $0.pipeline?.pipeline.child(named: "source-caps")?.caps("caps") } }
+        #expect(sourceCaps()?.contains("framerate=(fraction)25/2") == true, "\(sourceCaps() ?? "no caps")")
+        try await session.switchCamera(to: Self.webcam)
+        #expect(session.device == Self.webcam)
+        #expect(sourceCaps()?.contains("width=(int)1280, height=(int)720, framerate=(fraction)10/1") == true, "\(sourceCaps() ?? "no caps")")
+        for await frame in session.frames() {
+            #expect(frame.width == 1280 && frame.height == 720)
+            break
+        }
+        try await session.switchCamera(to: Self.vivid)
+        #expect(sourceCaps()?.contains("framerate=(fraction)25/2") == true, "\(sourceCaps() ?? "no caps")")
+    }
+
     /// Every mode the two cameras list starts streaming in the pipeline chosen for it: no negotiation error.
     @Test(arguments: [webcam, vivid])
     func everyListedModeStreams(_ device: String) async throws {
