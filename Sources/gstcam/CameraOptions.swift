@@ -15,13 +15,13 @@ struct CameraOptions {
                              largest size the camera offers. `--width max` (or --height max) takes the largest.
       --fps F                Frames per second: 30, 12.5, 29.97 or a fraction such as 30000/1001; the nearest
                              rate the camera has is used. Default: up to 30 (the preview), any ≥ 1 (a photo).
-    The mode used (size, rate, format) is printed to stderr; see docs/modes.md for the rule.
       --zoom FACTOR          Zoom, optical first where the camera has it, then digital (e.g. 2.5).
       --torch on|off         The camera's torch (flash LED on continuously).
       --focus MODE           auto (continuous), manual:POSITION (0…1), once, or point:X,Y (0…1 each; also
                              sets the exposure point).
       --exposure MODE        auto, or manual:SECONDS (e.g. manual:0.01).
       --set NAME=VALUE       Any control, as `gstcam set` takes it (repeatable; e.g. --set brightness=60%).
+    The mode used (size, rate, format) is printed to stderr ("Mode: …"); docs/modes.md gives the rule.
     Settings are applied when the camera starts; each is printed (to stderr) as the camera applied it.
     """
 
@@ -100,7 +100,7 @@ struct CameraOptions {
         let asked = choice.request.asksForSomething ? #""\#(choice.request)""# : "null"
         return #"{"width":\#(configuration.width),"height":\#(configuration.height),"fps":"\#(configuration.framerate)","#
             + #""framerate":"\#(configuration.framerate.fraction)","format":\#(format),"#
-            + #""pipeline":"\#(jsonEscaped(configuration.pipeline))","asked":\#(asked),"nearest":\#(!choice.isAsked)}"#
+            + #""pipeline":"\#(jsonEscaped(configuration.pipeline))","asked":\#(asked),"nearest":\#(!choice.matchesRequest)}"#
     }
 
     static func parseFocus(_ text: String) -> FocusRequest? {

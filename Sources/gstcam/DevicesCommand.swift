@@ -86,14 +86,16 @@ enum DevicesCommand: Command {
                     sizeText = "\(range.minWidth)x\(range.minHeight) … \(range.maxWidth)x\(range.maxHeight)"
                         + " (steps \(range.widthStep)x\(range.heightStep))"
                 }
-                if let last = lines.last, last.rates == size.frameRates {
+                // A stepwise/continuous rate range is written with its size and shares no line.
+                var rates = size.frameRates
+                if let rateRange = size.rateRange {
+                    sizeText += " at \(rateRange.lowerBound) to \(rateRange.upperBound) fps"
+                    rates = []
+                }
+                if let last = lines.last, !rates.isEmpty, last.rates == rates {
                     lines[lines.count - 1].sizes.append(sizeText)
                 } else {
-                    lines.append(([sizeText], size.frameRates))
-                }
-                if let rateRange = size.rateRange {
-                    lines[lines.count - 1].sizes[lines[lines.count - 1].sizes.count - 1] += " at \(rateRange.lowerBound) to \(rateRange.upperBound) fps"
-                    lines[lines.count - 1].rates = []
+                    lines.append(([sizeText], rates))
                 }
             }
             for line in lines {

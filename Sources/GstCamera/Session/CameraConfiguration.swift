@@ -43,7 +43,7 @@ public struct ModeChoice: Sendable, Equatable {
     public var mode: CameraMode?
     public var request: ModeRequest
     /// Whether every value the request gave is the mode's.
-    public var isAsked: Bool { mode.map(request.isMet) ?? true }
+    public var matchesRequest: Bool { mode.map(request.isMet) ?? true }
 
     /// The line gstcam prints: "Mode: 1280x720 at 12.5 fps, raw (YUYV), as asked".
     public var summary: String {
@@ -57,7 +57,7 @@ public struct ModeChoice: Sendable, Equatable {
             case .preview: return "Mode: \(mode): \(camera)'s best for a preview (up to 1920x1080, 15 to 30 fps preferred)"
             }
         }
-        if isAsked { return "Mode: \(mode), as asked" }
+        if matchesRequest { return "Mode: \(mode), as asked" }
         return "Mode: \(mode): \(camera) has no \(request), this is the nearest it has"
     }
 }
