@@ -98,6 +98,21 @@ import Testing
         #expect(result.error.hasPrefix("gstcam: --fps: \"\(text)\" is not a frame rate such as 30, 12.5 or 30000/1001"), "\(result.error)")
     }
 
+    /// A configuration built by hand for a mode the camera lacks fails before GStreamer is asked, naming the
+    /// nearest mode, instead of "not-negotiated".
+    @Test func aHandMadeModeTheCameraLacksIsRefusedWithTheNearestOne() async throws {
+        let session = try CameraSession(configuration: CameraConfiguration(device: Self.vivid, width: 640, height: 480, framerate: 30))
+        defer { session.stop() }
+        await #expect(throws: CameraError.negotiationFailed(device: Self.vivid,
+            detail: "it has no raw mode 640x480 at 30 fps; the nearest it has is 640x480 at 25 fps, raw (YUYV)")) {
+            try await session.start()
+        }
+        let mjpeg = try CameraSession(configuration: CameraConfiguration(pipeline: "mjpeg", device: Self.vivid))
+        defer { mjpeg.stop() }
+        await #expect(throws: CameraError.self) { try await mjpeg.start() }
+        #expect("\(mjpeg.state)".contains("it offers no Motion-JPEG format for"), "\(mjpeg.state)")
+    }
+
     /// A session at vivid's 12.5 fps switches to the webcam, which has no 12.5 at 1280x720: its nearest raw mode
     /// there is asked for (10 fps), frames keep their size, and switching back asks for 25/2 again.
     @Test func switchingFromAFractionalRateTakesTheNewCamerasNearestMode() async throws {

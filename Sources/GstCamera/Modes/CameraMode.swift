@@ -38,6 +38,29 @@ extension Camera {
     }
 }
 
+extension Camera {
+    /// Whether a format of `kind` has this size at this rate (inside a stepwise range counts).
+    public func offers(_ kind: SourceKind, width: Int, height: Int, frameRate: FrameRate) -> Bool {
+        formats.contains { format in
+            format.support.kind == kind && format.sizes.contains { $0.contains(width: width, height: height) && $0.offers(frameRate) }
+        }
+    }
+}
+
+extension CameraFrameSize {
+    /// Whether this size, or this size range on its step grid, has `width`x`height`.
+    func contains(width: Int, height: Int) -> Bool {
+        guard let range else { return width == self.width && height == self.height }
+        return (range.minWidth...range.maxWidth).contains(width) && (range.minHeight...range.maxHeight).contains(height)
+            && (width - range.minWidth) % max(1, range.widthStep) == 0 && (height - range.minHeight) % max(1, range.heightStep) == 0
+    }
+
+    /// Whether `rate` is one of the discrete rates, or inside the rate range.
+    func offers(_ rate: FrameRate) -> Bool {
+        rateRange?.contains(rate) ?? frameRates.contains(rate)
+    }
+}
+
 extension CameraFormat {
     /// The modes of this format; empty when gstcam skips it.
     public var modes: [CameraMode] {

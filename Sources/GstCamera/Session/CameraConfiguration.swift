@@ -94,6 +94,20 @@ extension CameraConfiguration {
         return ModeChoice(configuration: chosen, mode: mode, request: request)
     }
 
+    /// Throws, before GStreamer is asked, when `camera` has no mode of the kind `file` takes at this size and
+    /// rate: the error names the nearest mode it has, instead of GStreamer's "not-negotiated". Files whose source
+    /// caps do not use `${framerate}` ask something else of the camera and are not checked.
+    func checkOffered(by camera: Camera, file: PipelineFile) throws(CameraError) {
+        guard file.template.contains("${framerate}") else { return }
+        let kind = SourceKind(pipelineTemplate: file.template)
+        guard !camera.offers(kind, width: width, height: height, frameRate: framerate) else { return }
+        let asked = ModeRequest(width: width, height: height, frameRate: framerate, purpose: .preview)
+        let nearest = ModeChooser.choose(asked, from: camera.modes.filter { $0.kind == kind })
+        throw CameraError.negotiationFailed(device: camera.path, detail: nearest.map {
+            "it has no \(kind.formatName) mode \(asked); the nearest it has is \($0)"
+        } ?? "it offers no \(kind.formatName) format for \(file.path)")
+    }
+
     /// "HSV3: GStreamer's v4l2src has no caps for HSV3; …" for an error listing why each format was skipped.
     private static func skipped(_ formats: [CameraFormat]) -> String {
         guard !formats.isEmpty else { return "it lists no formats" }

@@ -188,6 +188,7 @@ public final class CameraSession: Sendable {
 
     private func buildPipeline() throws -> Pipeline {
         let camera = pipelineUsesDevice ? try Self.usableCamera(configuration.device) : nil
+        if let camera { try configuration.checkOffered(by: camera, file: pipelineFile) }
         let device = camera?.path
         let file = pipelineFile.path
         let pipeline = try parsePipeline(device: device)
