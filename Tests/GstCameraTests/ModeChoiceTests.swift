@@ -138,6 +138,18 @@ import Testing
     }
 }
 
+@Suite struct ModeTimeoutTests {
+    @Test func largeAndSlowModesGetLongerWaits() {
+        #expect(CameraConfiguration(width: 640, height: 480, framerate: 30).photoTimeout == .milliseconds(5100))
+        let uhd = CameraConfiguration(width: 3840, height: 2160, framerate: 2)
+        #expect(uhd.photoTimeout == .milliseconds(21_500))
+        let mode = CameraMode(pixelFormat: .yuyv, width: 3840, height: 2160, frameRate: 2, kind: .raw)
+        #expect(CameraConfiguration().startTimeout(scaledFor: mode) == .milliseconds(41_500))
+        let small = CameraMode(pixelFormat: .yuyv, width: 640, height: 480, frameRate: 30, kind: .raw)
+        #expect(CameraConfiguration(startTimeout: .seconds(20)).startTimeout(scaledFor: small) == .milliseconds(20_100))
+    }
+}
+
 @Suite struct FrameRateTests {
     @Test(arguments: [("30", 30, 1, "30"), ("12.5", 25, 2, "12.5"), ("30000/1001", 30000, 1001, "29.97"),
                       ("15/2", 15, 2, "7.5"), ("29.97", 2997, 100, "29.97"), ("60/2", 30, 1, "30"), ("0.5", 1, 2, "0.5")])

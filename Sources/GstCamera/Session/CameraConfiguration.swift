@@ -90,6 +90,7 @@ extension CameraConfiguration {
         chosen.width = mode.width
         chosen.height = mode.height
         chosen.framerate = mode.frameRate
+        chosen.startTimeout = startTimeout(scaledFor: mode)
         if !keepPipeline { chosen.pipeline = mode.kind.pipelineName }
         return ModeChoice(configuration: chosen, mode: mode, request: request)
     }

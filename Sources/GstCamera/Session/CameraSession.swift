@@ -396,7 +396,7 @@ public final class CameraSession: Sendable {
         do {
             let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
             let image = try await pipeline.shutter.branch(for: format)
-                .takeImage(tags: tags, timeout: .seconds(5), what: "A frame for the photo",
+                .takeImage(tags: tags, timeout: configuration.photoTimeout, what: "A frame for the photo",
                            beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let size = (width: image.width, height: image.height)
             try output.write(image.bytes)
