@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GstCamera
 
@@ -115,6 +116,23 @@ import Testing
         #expect(!Self.vivid.modes.contains { $0.pixelFormat.description == "HSV3" })
         #expect(choose(Self.camera([Self.format("GREY", [(1920, 1080, ["30"])]), Self.format("YUYV", [(640, 480, ["30"])])]), .photo)?.width == 640)
         #expect(choose(Self.camera([Self.format("GREY", [(640, 400, ["30"])])]), .photo) == mode("GREY", 640, 400, "30", .raw))
+    }
+
+    @Test func devicesJSONSaysWhichPipelineTakesAFormatOrWhyItIsSkipped() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(Self.vivid.formats), as: UTF8.self)
+        let formats = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        let byFourcc = Dictionary(uniqueKeysWithValues: formats.map { ($0["fourcc"] as? String ?? "?", $0) })
+        #expect(byFourcc["YUYV"]?["pipeline"] as? String == "default" && byFourcc["YUYV"]?["skipped"] is NSNull)
+        #expect(byFourcc["BA81"]?["pipeline"] as? String == "bayer")
+        #expect(byFourcc["HSV3"]?["pipeline"] is NSNull)
+        #expect(byFourcc["HSV3"]?["skipped"] as? String == "GStreamer's v4l2src has no caps for HSV3")
+        let sizes = try #require(byFourcc["YUYV"]?["sizes"] as? [[String: Any]])
+        let hd = try #require(sizes.first { $0["width"] as? Int == 1280 })
+        #expect(hd["rates"] as? [String] == ["25/2", "10/1", "5/1", "4/1", "2/1", "1/1"])
+        #expect(hd["fps"] as? [Double] == [12.5, 10, 5, 4, 2, 1])
+        #expect(hd["rateRange"] is NSNull)
     }
 
     @Test func bayerIsTheLastChoiceAmongEqualModes() {
