@@ -51,6 +51,15 @@ extension CameraSession {
         let camera = try Self.usableCamera(selector)
         let device = camera.path
         if device == current { return CameraSwitch(from: current, to: device, duration: .zero) }
+        // Only the source is replaced: a camera with no mode of the kind the rest of the pipeline takes (raw,
+        // Motion-JPEG, Bayer) cannot follow; say so before the running camera is touched.
+        if let caps = pipeline.pipeline.child(named: "source-caps")?.caps("caps") {
+            let kind = SourceKind(caps: caps)
+            guard camera.modes.contains(where: { $0.kind == kind }) else {
+                throw CameraError.negotiationFailed(device: device,
+                    detail: "it offers no \(kind.formatName) format, which this session's pipeline (\(pipelinePath)) takes")
+            }
+        }
         let replacement = try makeSource(for: device)
         // The camera being left must not keep its torch burning.
         if let controls = try? CameraControls(devicePath: current), controls.hasTorch {
