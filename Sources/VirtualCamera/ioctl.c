@@ -400,7 +400,7 @@ static bool is_known(unsigned long request) {
 int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     struct vcam_device *dev = op->dev;
     if (op->dead) return -ENODEV;
-    if (vcam_fault_unplugged(dev)) {
+    if (vcam_fault_unplugged(dev) || vcam_fault_disconnected(dev)) {
         pthread_mutex_lock(&dev->lock);
         vcam_unplug_locked(dev);
         pthread_mutex_unlock(&dev->lock);
@@ -532,6 +532,8 @@ static void release_open(struct vcam_open *op) {
     op->peer_fd = -1;
     if (op->own_fd >= 0) vcam_real_close(op->own_fd);
     op->own_fd = -1;
+    vcam_holder_remove(dev);
+    vcam_reconnect_if_unused(dev);   // vivid comes back when its last file handle is closed
     pthread_mutex_unlock(&dev->lock);
     bury(op);
 }
