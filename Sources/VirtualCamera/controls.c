@@ -52,6 +52,8 @@ static const struct vcam_control test_u16_matrix = {VIVID_CID(9), V4L2_CTRL_TYPE
                                                     V4L2_CTRL_FLAG_HAS_PAYLOAD, NULL, .dims = {8, 16}};
 static const struct vcam_control test_u8_array = {VIVID_CID(10), V4L2_CTRL_TYPE_U8, "U8 2x3x4x5 Array", 16, 32, 1, 24,
                                                   V4L2_CTRL_FLAG_HAS_PAYLOAD, NULL, .dims = {2, 3, 4, 5}};
+static const struct vcam_control test_area = {VIVID_CID(11), V4L2_CTRL_TYPE_AREA, "Area", 0, 0, 0, 0, V4L2_CTRL_FLAG_HAS_PAYLOAD, NULL};
+static const struct v4l2_area area_default = {1000, 2000};
 static const struct vcam_control test_ro_int32 = {VIVID_CID(12), V4L2_CTRL_TYPE_INTEGER, "Read-Only Integer 32 Bits", 0, 255, 1, 0,
                                                   V4L2_CTRL_FLAG_READ_ONLY, NULL};
 static const struct vcam_control vivid_class = {VCAM_CID_VIVID_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "Vivid Controls", 0, 0, 0, 0, CLASS_FLAGS, NULL};
@@ -67,7 +69,7 @@ static const struct vcam_control *const all_controls[] = {
     &user_class, &brightness, &contrast, &roi_rect, &roi_auto, &camera_class, &exposure_auto, &exposure_abs,
     &focus_abs, &focus_auto, &zoom_abs, &af_start, &af_stop, &af_status, &flash_class, &led_mode, &strobe, &torch,
     &test_button, &test_boolean, &test_int32, &test_int64, &test_menu, &test_string, &test_bitmask, &test_int_menu,
-    &test_u32_array, &test_u16_matrix, &test_u8_array, &test_ro_int32, &vivid_class, &vivid_disconnect,
+    &test_u32_array, &test_u16_matrix, &test_u8_array, &test_ro_int32, &vivid_class, &vivid_disconnect, &test_area,
 };
 #define NUM_ALL_CONTROLS (sizeof all_controls / sizeof all_controls[0])
 _Static_assert(NUM_ALL_CONTROLS <= VCAM_MAX_CONTROLS, "shared state has a slot for every control");
@@ -83,12 +85,15 @@ static int slot_of(const struct vcam_control *c) {
 static bool is_string(const struct vcam_control *c) { return c->type == V4L2_CTRL_TYPE_STRING; }
 static bool is_array(const struct vcam_control *c) { return c->dims[0] != 0; }
 // Values that live in the payload area rather than in value[] (the rectangle has its own fields).
-static bool has_payload(const struct vcam_control *c) { return is_string(c) || is_array(c); }
+static bool has_payload(const struct vcam_control *c) {
+    return is_string(c) || is_array(c) || c->type == V4L2_CTRL_TYPE_AREA;
+}
 
 static uint32_t elem_size(const struct vcam_control *c) {
     switch (c->type) {
     case VCAM_CTRL_TYPE_RECT: return sizeof(struct v4l2_rect);
     case V4L2_CTRL_TYPE_INTEGER64: return 8;
+    case V4L2_CTRL_TYPE_AREA: return sizeof(struct v4l2_area);
     case V4L2_CTRL_TYPE_STRING: return (uint32_t)c->maximum + 1;
     case V4L2_CTRL_TYPE_U8: return 1;
     case V4L2_CTRL_TYPE_U16: return 2;
@@ -135,6 +140,10 @@ static void array_put(const struct vcam_control *c, uint8_t *p, uint32_t k, uint
 // A payload value with every element at the minimum, maximum or default (strings: that many spaces,
 // as the control framework initialises them).
 static void payload_fill(const struct vcam_control *c, uint8_t *p, int64_t element) {
+    if (c->type == V4L2_CTRL_TYPE_AREA) {   // one fixed value, as vivid's (it has no limits)
+        memcpy(p, &area_default, sizeof area_default);
+        return;
+    }
     if (is_string(c)) {
         memset(p, ' ', (size_t)element);
         p[element] = 0;
@@ -167,7 +176,7 @@ void vcam_controls_setup(struct vcam_device *dev) {
     if (p == VCAM_PROFILE_VIVID) {
         const struct vcam_control *vivid[] = {&test_button, &test_boolean, &test_int32, &test_int64, &test_menu,
                                               &test_string, &test_bitmask, &test_int_menu, &test_u32_array,
-                                              &test_u16_matrix, &test_u8_array, &test_ro_int32, &vivid_class,
+                                              &test_u16_matrix, &test_u8_array, &test_area, &test_ro_int32, &vivid_class,
                                               &vivid_disconnect};
         for (size_t k = 0; k < sizeof vivid / sizeof vivid[0]; k++) list[n++] = vivid[k];
     }
@@ -506,6 +515,11 @@ static int take_payload(const struct vcam_control *ctl, const struct v4l2_ext_co
         return 0;
     }
     memcpy(out, c->ptr, elems(ctl) * elem_size(ctl));
+    if (ctl->type == V4L2_CTRL_TYPE_AREA) {
+        struct v4l2_area area;
+        memcpy(&area, out, sizeof area);
+        return area.width && area.height ? 0 : -EINVAL;   // as the control framework validates an area
+    }
     for (uint32_t k = 0; k < elems(ctl); k++) {
         int64_t v = array_get(ctl, out, k);
         v = v < ctl->minimum ? ctl->minimum : v > ctl->maximum ? ctl->maximum : v;

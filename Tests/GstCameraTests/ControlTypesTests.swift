@@ -144,6 +144,17 @@ import Testing
         #expect(array.standardOutput == "u8_2x3x4x5_array=" + Array(repeating: "20", count: 120).joined(separator: " ") + "\n")
     }
 
+    @Test func areaIsAWidthAndAHeight() throws {
+        let cameras = try Self.vivid()
+        defer { cameras.remove() }
+        #expect(try cameras.gstcam("get", "-d", "/dev/video0", "area").standardOutput == "area=1000x2000\n")
+        let set = try cameras.gstcam("set", "-d", "/dev/video0", "area=640x480")
+        #expect(set.status == 0 && set.standardOutput == "area=640x480\n", "\(set.standardOutput)\(set.standardError)")
+        #expect(try cameras.v4l2ctl("-d", "/dev/video0", "-C", "area").standardOutput == "area: 640x480\n")
+        let empty = try cameras.gstcam("set", "-d", "/dev/video0", "area=0x20")
+        #expect(empty.status == 1 && empty.standardError.contains("WIDTHxHEIGHT, both above 0"), "\(empty.standardError)")
+    }
+
     @Test func valuesOutsideTheRangeAreRefusedWithTheRange() throws {
         let cameras = try Self.vivid()
         defer { cameras.remove() }

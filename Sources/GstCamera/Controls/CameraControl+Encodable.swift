@@ -41,6 +41,8 @@ extension ControlValue: Encodable {
             try container.encode(text)
         case let .rectangle(rectangle):
             try rectangle.encode(to: encoder)
+        case let .area(area):
+            try area.encode(to: encoder)
         case let .array(array):
             try NestedElements(elements: array.elements[...], dimensions: array.dimensions[...]).encode(to: encoder)
         case let .bytes(bytes):

@@ -147,6 +147,9 @@ public final class CameraControls: Sendable {
                 : .deviceBusy(path: devicePath, holder: nil)
         case EINVAL:
             if !control.menu.isEmpty { return ControlValueParser.notMenuItem(asTyped, for: control) }
+            if control.type == .area {
+                return .controlBadValue(name: control.name, value: asTyped, expected: "WIDTHxHEIGHT, both above 0")
+            }
             return .controlBadValue(name: control.name, value: asTyped, expected: "a value in \(control.minimum)…\(control.maximum)")
         default:
             return CameraError(errno: code, path: devicePath, operation: "VIDIOC_S_EXT_CTRLS")

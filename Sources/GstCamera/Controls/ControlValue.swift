@@ -7,6 +7,8 @@ public enum ControlValue: Sendable, Hashable, CustomStringConvertible {
     case rectangle(ControlRectangle)
     /// U8/U16/U32 array controls.
     case array(ControlArray)
+    /// Area controls (a width and a height).
+    case area(ControlArea)
     /// Payloads the library does not interpret (arrays, codec structures), as raw bytes.
     case bytes([UInt8])
 
@@ -22,6 +24,7 @@ public enum ControlValue: Sendable, Hashable, CustomStringConvertible {
         case let .string(text): text
         case let .rectangle(rectangle): rectangle.description
         case let .array(array): array.description
+        case let .area(area): area.description
         case let .bytes(bytes): bytes.map { String($0) }.joined(separator: " ")
         }
     }

@@ -28,6 +28,12 @@ enum ControlValueParser {
             }
         case .menu, .integerMenu:
             return .integer(try menuIndex(trimmed, shown: shown, for: control))
+        case .area:
+            let parts = trimmed.lowercased().split(separator: "x").map { $0.trimmingWhitespace }
+            guard parts.count == 2, let width = UInt32(parts[0]), let height = UInt32(parts[1]) else {
+                throw .controlBadValue(name: control.name, value: shown, expected: "WIDTHxHEIGHT (e.g. 1000x2000)")
+            }
+            return .area(ControlArea(width: width, height: height))
         case .rectangle:
             guard let rectangle = rectangle(trimmed) else {
                 throw .controlBadValue(name: control.name, value: shown, expected: "left,top,WIDTHxHEIGHT (e.g. 0,0,640x480)")

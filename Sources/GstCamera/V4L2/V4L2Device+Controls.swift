@@ -143,6 +143,7 @@ extension V4L2Device {
             switch value {
             case let .rectangle(rectangle)?: rectangle.write(into: &buffer)
             case let .array(array)?: buffer = array.payload(type: control.type, byteCount: buffer.count)
+            case let .area(area)?: area.write(into: &buffer)
             case let .bytes(bytes)?: for (offset, byte) in bytes.prefix(buffer.count).enumerated() { buffer[offset] = byte }
             default: break
             }
@@ -168,6 +169,7 @@ extension V4L2Device {
             guard let bytes = extControl.p_u8 else { return .bytes([]) }
             let copy = Array(UnsafeBufferPointer(start: bytes, count: Int(extControl.size)))
             if control.type == .rectangle, let rectangle = ControlRectangle(bytes: copy) { return .rectangle(rectangle) }
+            if control.type == .area, let area = ControlArea(bytes: copy) { return .area(area) }
             let dimensions = control.dimensions.isEmpty ? [Int(max(control.elements, 1))] : control.dimensions.map(Int.init)
             if let array = ControlArray(payload: copy, type: control.type, dimensions: dimensions) { return .array(array) }
             return .bytes(copy)
