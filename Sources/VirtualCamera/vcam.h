@@ -14,7 +14,7 @@
 
 #define VCAM_MAX_DEVICES 16
 #define VCAM_MAX_HOLDERS 32
-#define VCAM_MAX_FORMATS 4
+#define VCAM_MAX_FORMATS 8
 #define VCAM_MAX_SIZES 8
 #define VCAM_MAX_RATES 12
 #define VCAM_MAX_BUFFERS 32
@@ -161,6 +161,9 @@ void vcam_init(void);
 struct vcam_device *vcam_device_for_path(const char *path);
 struct vcam_device *vcam_device_for_rdev(dev_t rdev);
 const char *vcam_format_description(uint32_t fourcc);
+// Formats rendered from the full-range planar frame and converted per frame (everything but YUYV, NV12, MJPG).
+bool vcam_format_is_converted(uint32_t fourcc);
+bool vcam_format_is_full_range(uint32_t fourcc);
 const struct vcam_interval_list *vcam_intervals_for(struct vcam_device *dev, uint32_t fourcc, uint32_t w, uint32_t h);
 struct vcam_interval vcam_nearest_interval(const struct vcam_interval_list *list, struct vcam_interval want);
 
