@@ -81,6 +81,43 @@ private func v4l2ctl(_ arguments: [String], _ environment: [String: String]) thr
         #expect(after.output.contains("Frames per second: 12.500 (25/2)"), "\(after.output)")
     }
 
+    @Test func vividListsTheSevenFormatsItRendersInVividsOrder() throws {
+        let list = try v4l2ctl(["-d", "/dev/video0", "--list-formats"], try privateDevice("/dev/video0=vivid"))
+        let formats = list.output.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: "'", omittingEmptySubsequences: false)
+            return parts.count >= 3 ? String(parts[1]) : nil
+        }
+        #expect(formats == ["YUYV", "UYVY", "NV12", "GREY", "RGB3", "BGR3", "BA81"], "\(list.output)")
+    }
+
+    /// Each converted format decodes (through GStreamer, Bayer through bayer2rgb) to the frame of
+    /// docs/virtual-camera.md: the identity colour in the band, the checkerboard's grey levels in the scene.
+    @Test(arguments: ["video/x-raw,format=UYVY", "video/x-raw,format=GRAY8", "video/x-raw,format=RGB",
+                      "video/x-raw,format=BGR", "video/x-bayer,format=bggr"])
+    func convertedFormatsShowTheFrame(_ caps: String) throws {
+        let folder = try VirtualCameraFixture.privateStateDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var environment = try privateDevice("/dev/video0=vivid,color=e61e1e")
+        environment["GST_V4L2_USE_LIBV4L2"] = nil
+        let convert = caps.hasPrefix("video/x-bayer") ? ["bayer2rgb", "!", "videoconvert"] : ["videoconvert"]
+        let run = try runTool("gst-launch-1.0", ["-q", "v4l2src", "device=/dev/video0", "num-buffers=2", "!",
+                                                 caps + ",width=640,height=480,framerate=25/1", "!"] + convert
+                                  + ["!", "video/x-raw,format=RGB", "!", "multifilesink", "location=\(folder)/frame%d.rgb"],
+                              environment: environment)
+        #expect(run.status == 0, "\(run.combined)")
+        let frame = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(folder)/frame1.rgb")))
+        #expect(frame.count == 640 * 480 * 3)
+        func pixel(_ x: Int, _ y: Int) -> [Int] { (0..<3).map { Int(frame[(y * 640 + x) * 3 + $0]) } }
+        let band = pixel(320, 40), light = pixel(90, 200), dark = pixel(10, 200)
+        if caps.contains("GRAY8") {
+            // Luma of e61e1e (full range): 0.299·230 + 0.587·30 + 0.114·30 ≈ 90.
+            #expect(band.allSatisfy { abs($0 - 90) <= 6 }, "band \(band)")
+        } else {
+            #expect(abs(band[0] - 0xe6) <= 15 && abs(band[1] - 0x1e) <= 15 && abs(band[2] - 0x1e) <= 15, "band \(band)")
+        }
+        #expect(light.allSatisfy { abs($0 - 190) <= 8 } && dark.allSatisfy { abs($0 - 60) <= 8 }, "scene \(light) \(dark)")
+    }
+
     @Test func fpsOptionTakesDecimalsAndFractions() throws {
         let device = try privateDevice("/dev/video0=basic,fps=30+12.5+30000/1001")
         let list = try v4l2ctl(["-d", "/dev/video0", "--list-frameintervals", "width=640,height=480,pixelformat=YUYV"], device)
