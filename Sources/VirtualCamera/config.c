@@ -28,8 +28,23 @@ const char *vcam_format_description(uint32_t fourcc) {
     case V4L2_PIX_FMT_YUYV: return "YUYV 4:2:2";
     case V4L2_PIX_FMT_NV12: return "Y/CbCr 4:2:0";
     case V4L2_PIX_FMT_MJPEG: return "Motion-JPEG";
+    case V4L2_PIX_FMT_UYVY: return "UYVY 4:2:2";
+    case V4L2_PIX_FMT_GREY: return "8-bit Greyscale";
+    case V4L2_PIX_FMT_RGB24: return "24-bit RGB 8-8-8";
+    case V4L2_PIX_FMT_BGR24: return "24-bit BGR 8-8-8";
+    case V4L2_PIX_FMT_SBGGR8: return "8-bit Bayer BGBG/GRGR";
     default: return NULL;
     }
+}
+
+bool vcam_format_is_converted(uint32_t fourcc) {
+    return fourcc == V4L2_PIX_FMT_UYVY || fourcc == V4L2_PIX_FMT_GREY || fourcc == V4L2_PIX_FMT_RGB24 ||
+           fourcc == V4L2_PIX_FMT_BGR24 || fourcc == V4L2_PIX_FMT_SBGGR8;
+}
+
+// JPEG, greyscale and RGB-like formats carry full-range values; YUYV, UYVY and NV12 limited-range ones.
+bool vcam_format_is_full_range(uint32_t fourcc) {
+    return fourcc == V4L2_PIX_FMT_MJPEG || (vcam_format_is_converted(fourcc) && fourcc != V4L2_PIX_FMT_UYVY);
 }
 
 static uint32_t parse_fourcc(const char *s, size_t n) {
@@ -37,6 +52,11 @@ static uint32_t parse_fourcc(const char *s, size_t n) {
     if (n == 4 && !strncasecmp(s, "NV12", 4)) return V4L2_PIX_FMT_NV12;
     if (n == 4 && !strncasecmp(s, "MJPG", 4)) return V4L2_PIX_FMT_MJPEG;
     if (n == 5 && !strncasecmp(s, "MJPEG", 5)) return V4L2_PIX_FMT_MJPEG;
+    if (n == 4 && !strncasecmp(s, "UYVY", 4)) return V4L2_PIX_FMT_UYVY;
+    if (n == 4 && !strncasecmp(s, "GREY", 4)) return V4L2_PIX_FMT_GREY;
+    if (n == 4 && !strncasecmp(s, "RGB3", 4)) return V4L2_PIX_FMT_RGB24;
+    if (n == 4 && !strncasecmp(s, "BGR3", 4)) return V4L2_PIX_FMT_BGR24;
+    if (n == 4 && !strncasecmp(s, "BA81", 4)) return V4L2_PIX_FMT_SBGGR8;
     return 0;
 }
 
@@ -103,9 +123,15 @@ static void set_defaults(struct vcam_device *dev, enum vcam_profile profile) {
         snprintf(dev->driver, sizeof dev->driver, "vivid");
         snprintf(dev->bus_info, sizeof dev->bus_info, "platform:vivid-%03d", dev->index);
         dev->input_name = "Webcam 0";
-        dev->nformats = 2;
+        // The formats of vivid's 83 this camera renders, in vivid's order.
+        dev->nformats = 7;
         dev->formats[0] = V4L2_PIX_FMT_YUYV;
-        dev->formats[1] = V4L2_PIX_FMT_NV12;
+        dev->formats[1] = V4L2_PIX_FMT_UYVY;
+        dev->formats[2] = V4L2_PIX_FMT_NV12;
+        dev->formats[3] = V4L2_PIX_FMT_GREY;
+        dev->formats[4] = V4L2_PIX_FMT_RGB24;
+        dev->formats[5] = V4L2_PIX_FMT_BGR24;
+        dev->formats[6] = V4L2_PIX_FMT_SBGGR8;
         dev->nsizes = 6;
         memcpy(dev->sizes, vivid_sizes, sizeof vivid_sizes);
         break;
@@ -235,7 +261,7 @@ static void apply_option(struct vcam_device *dev, const char *opt, size_t len, b
         for (char *tok = strtok(buf, "+"); tok && n < VCAM_MAX_FORMATS; tok = strtok(NULL, "+")) {
             uint32_t f = parse_fourcc(tok, strlen(tok));
             if (f) dev->formats[n++] = f;
-            else fprintf(stderr, "vcam: unknown format '%s' for %s (YUYV, NV12, MJPG)\n", tok, dev->path);
+            else fprintf(stderr, "vcam: unknown format '%s' for %s (YUYV, NV12, MJPG, UYVY, GREY, RGB3, BGR3, BA81)\n", tok, dev->path);
         }
         if (n) dev->nformats = n;
     } else if (klen == 5 && !strncmp(opt, "sizes", 5)) {

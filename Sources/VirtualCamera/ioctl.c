@@ -49,8 +49,19 @@ void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint
     pix->field = V4L2_FIELD_NONE;
     switch (fourcc) {
     case V4L2_PIX_FMT_YUYV:
+    case V4L2_PIX_FMT_UYVY:
         pix->bytesperline = size.width * 2;
         pix->sizeimage = size.width * size.height * 2;
+        break;
+    case V4L2_PIX_FMT_GREY:
+    case V4L2_PIX_FMT_SBGGR8:
+        pix->bytesperline = size.width;
+        pix->sizeimage = size.width * size.height;
+        break;
+    case V4L2_PIX_FMT_RGB24:
+    case V4L2_PIX_FMT_BGR24:
+        pix->bytesperline = size.width * 3;
+        pix->sizeimage = size.width * size.height * 3;
         break;
     case V4L2_PIX_FMT_NV12:
         pix->bytesperline = size.width;
@@ -64,7 +75,7 @@ void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint
     pix->colorspace = V4L2_COLORSPACE_SRGB;
     pix->priv = V4L2_PIX_FMT_PRIV_MAGIC;
     pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
-    pix->quantization = fourcc == V4L2_PIX_FMT_MJPEG ? V4L2_QUANTIZATION_FULL_RANGE : V4L2_QUANTIZATION_LIM_RANGE;
+    pix->quantization = vcam_format_is_full_range(fourcc) ? V4L2_QUANTIZATION_FULL_RANGE : V4L2_QUANTIZATION_LIM_RANGE;
     pix->xfer_func = V4L2_XFER_FUNC_SRGB;
 }
 
@@ -400,7 +411,7 @@ static bool is_known(unsigned long request) {
 int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     struct vcam_device *dev = op->dev;
     if (op->dead) return -ENODEV;
-    if (vcam_fault_unplugged(dev)) {
+    if (vcam_fault_unplugged(dev) || vcam_fault_disconnected(dev)) {
         pthread_mutex_lock(&dev->lock);
         vcam_unplug_locked(dev);
         pthread_mutex_unlock(&dev->lock);
@@ -532,6 +543,8 @@ static void release_open(struct vcam_open *op) {
     op->peer_fd = -1;
     if (op->own_fd >= 0) vcam_real_close(op->own_fd);
     op->own_fd = -1;
+    vcam_holder_remove(dev);
+    vcam_reconnect_if_unused(dev);   // vivid comes back when its last file handle is closed
     pthread_mutex_unlock(&dev->lock);
     bury(op);
 }

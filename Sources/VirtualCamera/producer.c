@@ -30,7 +30,7 @@ void *vcam_producer_main(void *arg) {
         next += interval;
         if (next < now) next = now + interval;
         pthread_mutex_unlock(&dev->lock);
-        bool unplugged = vcam_fault_unplugged(dev);
+        bool unplugged = vcam_fault_unplugged(dev) || vcam_fault_disconnected(dev);
         bool stalled = !unplugged && vcam_fault_stalled(dev);
         int drop = unplugged || stalled ? 0 : vcam_fault_drop_percent(dev);
         pthread_mutex_lock(&dev->lock);

@@ -17,7 +17,7 @@ enum VirtualCameras {
     }
 
     /// The fourccs a virtual device is configured with (its `formats=` option), nil when it keeps its
-    /// profile's own (which include YUYV and NV12).
+    /// profile's own (which include YUYV and NV12, except the webcam's: YUYV and MJPG).
     static func configuredFormats(of path: String) -> Set<String>? {
         option("formats", of: path).map { Set($0.split(separator: "+").map { $0 == "MJPEG" ? "MJPG" : String($0) }) }
     }
@@ -38,20 +38,15 @@ enum VirtualCameras {
         return nil
     }
 
+    /// The profile of the virtual device at `path` ("uvc", "webcam", "vivid", …).
+    static func profile(of path: String) -> String? { devices.first { $0.path == path }?.profile }
+
     /// Whether `reported` fourccs are what the virtual device at `path` was configured with.
     static func formatsMatch(_ reported: [String], _ path: String) -> Bool {
         if let configured = configuredFormats(of: path) { return Set(reported) == configured }
-        if profile(of: path) == "webcam" { return Set(reported) == ["YUYV", "MJPG"] }
+        // The webcam profile is a USB webcam: raw YUYV and Motion-JPEG only.
+        if devices.first(where: { $0.path == path })?.profile == "webcam" { return Set(reported) == ["YUYV", "MJPG"] }
         return Set(reported).isSuperset(of: ["YUYV", "NV12"])
-    }
-
-    static func profile(of path: String) -> String? {
-        devices.first { $0.path == path }?.profile
-    }
-
-    /// The frame rates of a device's first format at its first size: the real drivers' tables have their own.
-    static func firstRates(of path: String) -> [Double] {
-        profile(of: path) == "vivid" ? [60, 50, 40, 30, 25, 15, 12.5, 10, 5, 4, 2, 1] : [30, 15]
     }
 
     /// The first virtual device with this profile; fails the test (never skips it) when there is none.
