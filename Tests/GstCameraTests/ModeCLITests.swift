@@ -91,6 +91,26 @@ import Testing
         #expect(mjpegOnly.error.contains("it offers no raw format for"), "\(mjpegOnly.error)")
     }
 
+    /// vivid's 8-bit Bayer format goes through bayer2rgb with its colours right: a red identity band stays red.
+    @Test func aBayerModeIsMadeColourByBayer2rgb() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["VCAM_DEVICES"] = "/dev/video18=vivid,color=e61e1e"
+        environment["VCAM_STATE_DIR"] = folder + "/state"
+        environment["XDG_RUNTIME_DIR"] = folder
+        let path = folder + "/bayer.jpg"
+        let result = try gstcam(["capture", "--camera", Self.vivid, "--pipeline", "bayer", "--width", "640", "--height", "480",
+                                 "--warmup", "2", "-o", path], environment: environment)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error == "Mode: 640x480 at 25 fps, Bayer, through bayer2rgb (BA81), as asked\n")
+        let image = try decodeImage(path)
+        #expect(image.width == 640 && image.height == 480)
+        let offset = (40 * 640 + 320) * 3
+        let (r, g, b) = (Int(image.rgb[offset]), Int(image.rgb[offset + 1]), Int(image.rgb[offset + 2]))
+        #expect(abs(r - 0xe6) < 30 && abs(g - 0x1e) < 30 && abs(b - 0x1e) < 30, "band (\(r), \(g), \(b))")
+    }
+
     @Test(arguments: ["abc", "0", "30/0", "-1"])
     func aRateThatIsNotOneIsAUsageError(_ text: String) throws {
         let result = try run(["preview", "--camera", Self.vivid, "--fps", text])
