@@ -19,21 +19,22 @@ final class Interrupt: Sendable {
     // DispatchSourceSignal is documented thread-safe for resume/cancel; they are made once and kept alive here.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-    /// Catches SIGINT and SIGTERM from now on (call once, before any thread of ours starts).
+    /// Catches SIGINT and SIGTERM from now on (call first thing, before any thread of ours starts).
     static func install() {
         var signals = sigset_t()
         sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        // Blocked in this thread and so in every thread made later: the signals then wait, pending, for the
+        // signal sources (libdispatch reads them through a signalfd), however early they come. Not SIG_IGN: that
+        // would discard one already pending, e.g. sent before main() to a process started with them blocked.
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
         for number in [SIGINT, SIGTERM] {
-            // A parent may have started us with these blocked (e.g. from a thread that blocks them): they would
-            // then never arrive. Threads made later inherit this mask.
-            sigaddset(&signals, number)
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { received() }
             source.resume()
             sources.append(source)
         }
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
     private static func received() {
