@@ -104,10 +104,10 @@ import Testing
         #expect((failure?.seconds ?? 99) < 1, "the session noticed the unplug after \(failure?.seconds ?? 99) s")
         #expect(failure?.error.description == "\(Self.device) was disconnected. Plug the camera back in and start again.")
         #expect(failure?.error.isCameraLost == true)
+        session.stop()
         var seen: [CameraEvent] = []
         for await event in events { seen.append(event) }
         #expect(seen.last == .stateChanged(.failed(.deviceGone(path: Self.device))), "\(seen)")
-        session.stop()
         #expect(session.state == .failed(.deviceGone(path: Self.device)), "stop() keeps the failure visible")
         Self.clearFaults()
         try await Self.expectCameraFree()
@@ -139,6 +139,7 @@ import Testing
         #expect(failure?.error == .stalled(device: Self.device, seconds: 3))
         #expect((2.5...4.5).contains(failure?.seconds ?? 0), "failed after \(failure?.seconds ?? 0) s")
         #expect(failure?.error.description == "\(Self.device) stopped sending frames for 3 s. Check its cable or connection and start again.")
+        session.stop()
         var stalls: [CameraEvent] = []
         for await event in events where event.stallNotice != nil { stalls.append(event) }
         #expect(stalls == [.framesStalled(device: Self.device, seconds: 2)], "\(stalls)")
@@ -151,20 +152,18 @@ import Testing
         Self.clearFaults()
         defer { Self.clearFaults() }
         let session = try await Self.started(stallTimeout: nil)
-        defer { session.stop() }
         let events = session.events()
         try Self.inject("stall")
         try await Task.sleep(for: .milliseconds(3500))
         Self.clearFaults()
+        try await Task.sleep(for: .seconds(1))
+        #expect(session.state == .running)
+        session.stop()
         var stalls: [CameraEvent] = []
-        for await event in events where event.stallNotice != nil {
-            stalls.append(event)
-            if case .framesResumed = event { break }
-        }
+        for await event in events where event.stallNotice != nil { stalls.append(event) }
         #expect(stalls == [.framesStalled(device: Self.device, seconds: 2), .framesStalled(device: Self.device, seconds: 3),
                            .framesResumed(device: Self.device)], "\(stalls)")
         #expect(stalls.last?.stallNotice == "Frames from \(Self.device) again")
-        #expect(session.state == .running)
     }
 
     @Test func aPhotoAfterTheSessionFailedReportsTheFailureItself() async throws {
