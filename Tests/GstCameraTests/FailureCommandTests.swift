@@ -97,20 +97,22 @@ import Testing
 
     // MARK: The camera failing
 
-    @Test func aPreviewReportsAnUnplugAndExits1() throws {
+    /// An unplug (the node goes) and vivid's disconnect (the node stays, ENODEV and POLLERR until the last close).
+    @Test(arguments: ["unplugged", "disconnected"])
+    func aPreviewReportsAnUnplugAndExits1(_ fault: String) throws {
         Self.clearFaults()
         defer { Self.clearFaults() }
         let running = try BackgroundGstcam(["preview", "--device", Self.device, "--sink", "none", "--duration", "10"])
         defer { running.remove() }
         #expect(running.wait(10) { running.output.contains("frames") }, "no figures: \(running.errors)")
-        try Self.inject("unplugged", "")
+        try Self.inject(fault, "")
         let ending = Self.ending(of: running, within: 3)
         #expect(ending?.status == 1, "\(String(describing: ending))")
         #expect(Self.messages(running) == ["gstcam: \(Self.device) was disconnected. Plug the camera back in and start again."],
                 "\(running.errors)")
     }
 
-    @Test(arguments: [("unplugged", ""), ("fail-ioctl", "DQBUF EIO")])
+    @Test(arguments: [("unplugged", ""), ("disconnected", ""), ("fail-ioctl", "DQBUF EIO")])
     func aFaultMidBurstKeepsThePhotosAndSaysWhatHappened(_ fault: String, _ content: String) throws {
         Self.clearFaults()
         defer { Self.clearFaults() }
@@ -124,7 +126,7 @@ import Testing
         let ending = Self.ending(of: running, within: 3)
         #expect(ending?.status == 1, "\(String(describing: ending))")
         let saved = CaptureFailureTests.contents(folder).photos.count
-        let reason = fault == "unplugged"
+        let reason = fault != "fail-ioctl"
             ? "\(Self.device) was disconnected. Plug the camera back in and start again."
             : "\(Self.device) stopped streaming: its driver failed to hand over a frame (VIDIOC_DQBUF failed). Unplug the camera and plug it back in (or reload its driver), then start again."
         #expect(Self.messages(running) == ["gstcam: \(reason) The sequence stopped after \(saved) photos; those are complete."],

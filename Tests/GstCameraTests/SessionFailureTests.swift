@@ -19,7 +19,7 @@ import Testing
     }
 
     static func clearFaults() {
-        for name in ["unplugged", "stall", "fail-ioctl", "drop"] { VirtualCameraFixture.clear(name, of: camera) }
+        for name in ["unplugged", "disconnected", "stall", "fail-ioctl", "drop"] { VirtualCameraFixture.clear(name, of: camera) }
     }
 
     static func configuration(stallTimeout: Duration? = .seconds(5)) -> CameraConfiguration {
@@ -110,6 +110,28 @@ import Testing
         #expect(seen.last == .stateChanged(.failed(.deviceGone(path: Self.device))), "\(seen)")
         #expect(session.state == .failed(.deviceGone(path: Self.device)), "stop() keeps the failure visible")
         Self.clearFaults()
+        try await Self.expectCameraFree()
+    }
+
+    /// vivid's (and the kernel's) disconnect: the node stays, every ioctl gives ENODEV, POLLERR; the device comes
+    /// back once the last file handle and buffer mapping of it are gone. So this also checks that a failed session
+    /// lets go of all of them.
+    @Test func aDisconnectFailsTheSessionAndTheDeviceComesBackOnceReleased() async throws {
+        Self.clearFaults()
+        defer { Self.clearFaults() }
+        let session = try await Self.started()
+        try Self.inject("disconnected")
+        let failure = await Self.failure(of: session, within: 5)
+        #expect(failure?.error == .deviceGone(path: Self.device))
+        #expect((failure?.seconds ?? 99) < 1, "the session noticed the disconnect after \(failure?.seconds ?? 99) s")
+        session.stop()
+        let flag = VirtualCameraFixture.faultFile("disconnected", of: Self.camera)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(3)
+        while FileManager.default.fileExists(atPath: flag), clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(!FileManager.default.fileExists(atPath: flag), "the device stayed disconnected: this process still holds it")
         try await Self.expectCameraFree()
     }
 
