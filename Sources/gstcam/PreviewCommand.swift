@@ -69,7 +69,7 @@ enum PreviewCommand: Command {
             throw ExitRequest(status: .interrupted)
         }
         try await camera.adjust(session)
-        // A camera that stops sending frames is said on stderr (the terminal view shows it on its status line).
+        // A camera that stops sending frames is said on stderr; not in the terminal view, which stderr would garble.
         let stallNotices = output == .terminal ? nil : Task {
             var stalled = false
             for await event in session.events() {
