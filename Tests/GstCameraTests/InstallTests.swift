@@ -89,7 +89,7 @@ struct InstallTests {
 
         // The virtual camera through the installed wrapper: the photo shows the camera's identity colour (blue).
         let virtual = try installed.run("gstcam-virtual-camera", [
-            "--devices", "/dev/video7=uvc,color=1e3ce6", "capture", "--device", "/dev/video7", "-o", "virtual.jpg"])
+            "--devices", "/dev/video7=uvc,color=1e3ce6", "capture", "--device", "/dev/video7", "--width", "640", "--height", "480", "-o", "virtual.jpg"])
         #expect(virtual.status == 0, "\(virtual.error)")
         let image = try decodeImage(installed.home + "/virtual.jpg")
         #expect(image.width == 640 && image.height == 480)
