@@ -48,6 +48,8 @@ public enum CameraError: Error, Equatable, Sendable {
     /// The output directory is missing or not writable, or the file exists and overwriting was not asked for.
     case outputNotWritable(path: String, reason: String)
     case outputExists(path: String)
+    /// The name is a device, socket or pipe (`kind`: "a block device"…) where a photo file was expected.
+    case outputNotAPhotoFile(path: String, kind: String)
     /// Writing the photo failed part way (ENOSPC, EIO, directory removed); nothing was left behind.
     case writeFailed(path: String, errno: Int32)
 

@@ -56,6 +56,8 @@ extension CameraError: CustomStringConvertible {
             return "Cannot write \(path): \(reason)."
         case let .outputExists(path):
             return "\(path) already exists; choose another name or allow overwriting (--overwrite)."
+        case let .outputNotAPhotoFile(path, kind):
+            return "\(path) is \(kind), not a photo file; it is never replaced. Choose a file name (or -o - for standard output)."
         case let .writeFailed(path, errno):
             return "Writing \(path) failed: \(Self.errnoText(errno)). Nothing was saved."
         case let .controlUnknown(name, device, suggestions):

@@ -391,15 +391,14 @@ public final class CameraSession: Sendable {
         await operations.begin()
         defer { operations.end() }
         let flashControls = try flash ? flashReadyControls() : nil
-        let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: format)
+        let output = try PhotoOutput(finalPath: path, collision: collision, format: format)
         do {
             let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
             let image = try await pipeline.shutter.branch(for: format)
                 .takeImage(tags: tags, timeout: .seconds(5), what: "A frame for the photo",
                            beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let size = (width: image.width, height: image.height)
-            try output.write(image.bytes)
-            let saved = try output.commit()
+            let saved = try output.save(image.bytes)
             let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)
             let observers = shared.withLock { Array($0.eventObservers.values) }
             for observer in observers { observer.yield(.photoSaved(photo)) }
