@@ -48,7 +48,7 @@ final class UnixSocket: Sendable {
         }
     }
 
-    func listen(backlog: Int32 = 8) throws(Errno) {
+    func listen(backlog: Int32 = 128) throws(Errno) {
         guard Glibc.listen(descriptor, backlog) == 0 else { throw Errno.current }
     }
 
