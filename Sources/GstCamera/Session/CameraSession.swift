@@ -55,6 +55,9 @@ public final class CameraSession: Sendable {
 
     let shared = Mutex(Shared())
 
+    /// The controls' values before this session changed them, put back when it ends.
+    let controlRestorer = ControlRestorer()
+
     /// Loads the pipeline file (and the branch files the session adds at run time) without touching a device.
     public init(configuration: CameraConfiguration = CameraConfiguration()) throws {
         self.configuration = configuration
@@ -265,6 +268,7 @@ public final class CameraSession: Sendable {
             pipeline.pipeline.setState(GST_STATE_NULL)
             pipeline.bus.postWakeUp(Self.busStopMessage)
         }
+        controlRestorer.restoreAll()
         for observer in eventObservers.values {
             observer.yield(.stateChanged(final))
             observer.finish()
