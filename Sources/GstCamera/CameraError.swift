@@ -23,8 +23,9 @@ public enum CameraError: Error, Equatable, Sendable {
     // MARK: Pipelines
     /// The camera and the pipeline could not agree on a format/size/rate.
     case negotiationFailed(device: String?, detail: String)
-    /// An element factory is not installed; `package` is the Debian package that provides it.
-    case missingElement(factory: String, package: String, file: String?)
+    /// An element factory is not installed; `package` is the Debian package that provides it, nil when the
+    /// name is not one gstcam knows (a typo, or a plugin of some other package).
+    case missingElement(factory: String, package: String?, file: String?)
     /// A pipeline description file could not be read or parsed.
     case badPipelineFile(file: String, detail: String)
     /// A pipeline file lacks an element name the session looks up (see pipelines/README.md).

@@ -32,6 +32,10 @@ extension CameraError: CustomStringConvertible {
                 + "`gstcam devices` and pick a size and frame rate from it (--width, --height, --fps)."
         case let .missingElement(factory, package, file):
             let inFile = file.map { " (used by \($0))" } ?? ""
+            guard let package else {
+                return "GStreamer has no element \"\(factory)\"\(inFile). Check the name (gst-inspect-1.0 lists the installed "
+                    + "elements); if it comes from a plugin that is not installed, find its package: apt search gstreamer1.0"
+            }
             return "The GStreamer element \"\(factory)\"\(inFile) is not installed. Install it: "
                 + "sudo apt-get install \(package)"
         case let .badPipelineFile(file, detail):

@@ -201,6 +201,7 @@ public final class CameraSession: Sendable {
             throw CameraError.missingPipelineElement(file: file, name: name, purpose: purpose)
         }
         let tee = pipeline.child(named: "split")!
+        try PipelineContract.checkSplit(tee, file: file)
         let preview = pipeline.child(named: "preview")!
         guard gstcam_is_app_sink(preview.pointer) != 0 else {
             throw CameraError.badPipelineFile(file: file, detail: "the element named \"preview\" must be an appsink")
