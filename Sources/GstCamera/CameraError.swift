@@ -10,6 +10,8 @@ public enum CameraError: Error, Equatable, Sendable {
     case permissionDenied(path: String)
     /// Another process streams the device (EBUSY). `holder` names it where it could be found.
     case deviceBusy(path: String, holder: String?)
+    /// A gstcam camera screen (`gstcam preview`, process `pid`) streams the camera; it serves plain photos.
+    case heldByCameraScreen(path: String, pid: Int32)
     /// The node exists but is not a video capture device (a metadata or output node, or not V4L2 at all).
     case notCaptureDevice(path: String, reason: String)
     /// The device disappeared (ENODEV), e.g. unplugged while in use.

@@ -15,6 +15,10 @@ extension CameraError: CustomStringConvertible {
         case let .deviceBusy(path, holder):
             if let holder { return "\(path) is in use by \(holder). Close that program and try again." }
             return "\(path) is in use by another program. Close it (e.g. a browser tab or video call) and try again."
+        case let .heldByCameraScreen(path, pid):
+            return "the gstcam camera screen (PID \(pid)) holds \(path); quit it (q or Esc in its window, or kill \(pid)), "
+                + "or take the photo through it: plain `gstcam capture` (with -o FILE or --dir DIR; a burst, -o - and "
+                + "--format png need the camera itself)."
         case let .notCaptureDevice(path, reason):
             return "\(path) is not a video capture device (\(reason)). Choose another one: gstcam devices"
         case let .deviceGone(path):

@@ -67,6 +67,9 @@ public final class CameraRemoteClient: Sendable {
 }
 
 extension CameraRemoteClient {
+    /// The process serving the socket (the camera screen's pid), from the kernel rather than from its word.
+    var peerProcessID: Int32? { socket.peerProcessID }
+
     /// A shorter wait for replies than the 30 s default, for tests that must not hang.
     func setReceiveTimeoutForTests(seconds: Int) { socket.setReceiveTimeout(seconds: seconds) }
 }

@@ -65,6 +65,15 @@ final class UnixSocket: Sendable {
         }
     }
 
+    /// The process at the other end (SO_PEERCRED), as the kernel recorded it when the connection was made.
+    var peerProcessID: Int32? {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; } — Glibc's module hides it behind _GNU_SOURCE.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else { return nil }
+        return credentials.pid
+    }
+
     /// Wakes a blocked `accept` or `read` (they then return nil / 0).
     func shutdown() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
 
