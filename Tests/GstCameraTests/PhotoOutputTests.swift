@@ -16,7 +16,9 @@ import Testing
         return status.st_mode & S_IFMT
     }
 
-    /// Reads a named pipe to its end on another thread (as `cat fifo > file` would).
+    /// Reads a named pipe to its end on another thread (as `cat fifo > file` would). The result waits at most
+    /// 20 s: when nothing ever writes, the reader is released (a writer opens and closes) and the bytes are
+    /// empty, so the test fails instead of hanging.
     private func readPipe(_ path: String) -> () -> [UInt8] {
         nonisolated(unsafe) var bytes: [UInt8] = []
         let done = DispatchSemaphore(value: 0)
@@ -25,7 +27,11 @@ import Testing
             done.signal()
         }.start()
         return {
-            done.wait()
+            if done.wait(timeout: .now() + 20) == .timedOut {
+                let release = open(path, O_WRONLY | O_NONBLOCK)
+                if release >= 0 { close(release) }
+                done.wait()
+            }
             return bytes
         }
     }
