@@ -88,11 +88,11 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(2))
         // A silent connection is closed once it has said nothing for the idle time.
         var buffer = [UInt8](repeating: 0, count: 16)
-        var time = timeval(tv_sec: CameraRemoteServer.idleSeconds + 5, tv_usec: 0)
+        var time = timeval(tv_sec: 25, tv_usec: 0)
         setsockopt(silent[0].descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         let waited = ContinuousClock.now
         #expect(read(silent[0].descriptor, &buffer, buffer.count) == 0, "the silent connection stayed open")
-        #expect(ContinuousClock.now - waited < .seconds(CameraRemoteServer.idleSeconds + 3))
+        #expect(ContinuousClock.now - waited < .seconds(20), "a silent connection must not hold a thread for long")
         withExtendedLifetime(silent) {}
     }
 
