@@ -175,6 +175,19 @@ import Testing
         let bytes = received()
         #expect(JPEGReader.header(of: MemoryBytes(bytes))?.size == PixelSize(width: 640, height: 480))
         #expect(kind(fifo) == S_IFIFO)
+        // /dev/stdout into a pipe: the photo alone goes down the pipe, the "Saved" line to stderr.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: gstcamBinary)
+        process.arguments = ["capture", "--device", "/dev/video0", "--immediate", "-o", "/dev/stdout"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let piped = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(JPEGReader.isComplete(MemoryBytes(piped)), "\(piped.count) bytes, ending \(piped.suffix(40))")
+        #expect(JPEGReader.header(of: MemoryBytes(piped))?.size == PixelSize(width: 640, height: 480))
         let socketPath = directory + "/s"
         let socket = try UnixSocket.make()
         try socket.bind(to: socketPath)
