@@ -7,26 +7,36 @@ struct CameraOptions {
       --device, --camera CAMERA
                              The camera: a path (/dev/video2), an index from `gstcam devices` (0, 1, …),
                              a stable id, or part of its name. Default: the first camera.
-      --pipeline FILE        A pipeline file, or the name of one in pipelines/ (default, mjpeg, test-pattern).
-                             Default: default (raw frames from the camera).
-      --width W, --height H  Frame size (default 640x480); `--width max` (or --height max) takes the largest
-                             the camera offers for the pipeline (with --pipeline mjpeg: its largest MJPEG size).
-      --fps F                Frames per second (default 30).
+      --pipeline FILE        A pipeline file, or the name of one in pipelines/ (default, mjpeg, bayer,
+                             test-pattern). Default: the one for the chosen mode's format (raw: default,
+                             Motion-JPEG: mjpeg, Bayer: bayer); a named one limits the modes to its kind.
+      --width W, --height H  Frame size: the camera's nearest size is used (a line on stderr says which).
+                             Default: the preview's best mode up to 1920x1080 at 15-30 fps; for a photo the
+                             largest size the camera offers. `--width max` (or --height max) takes the largest.
+      --fps F                Frames per second: 30, 12.5, 29.97 or a fraction such as 30000/1001; the nearest
+                             rate the camera has is used. Default: up to 30 (the preview), any ≥ 1 (a photo).
       --zoom FACTOR          Zoom, optical first where the camera has it, then digital (e.g. 2.5).
       --torch on|off         The camera's torch (flash LED on continuously).
       --focus MODE           auto (continuous), manual:POSITION (0…1), once, or point:X,Y (0…1 each; also
                              sets the exposure point).
       --exposure MODE        auto, or manual:SECONDS (e.g. manual:0.01).
       --set NAME=VALUE       Any control, as `gstcam set` takes it (repeatable; e.g. --set brightness=60%).
+    The mode used (size, rate, format) is printed to stderr ("Mode: …"); docs/modes.md gives the rule.
     Settings are applied when the camera starts; each is printed (to stderr) as the camera applied it.
     """
 
     var configuration = CameraConfiguration()
+    /// --width, --height and --fps as given: the mode asked for (nil: the purpose's default).
+    var width: Int?
+    var height: Int?
+    var frameRate: FrameRate?
+    /// Whether --pipeline was given: then the mode is chosen among that file's kind, else the file follows the mode.
+    var pipelineNamed = false
     var zoom: Double?
     var torch: Bool?
     var focus: FocusRequest?
     var exposure: ExposureMode?
-    /// --width/--height max: resolved against the camera by `sessionConfiguration()`.
+    /// --width/--height max: the largest size, resolved against the camera by `modeChoice(for:)`.
     var largestSize = false
 
     enum FocusRequest: Equatable {
@@ -36,7 +46,10 @@ struct CameraOptions {
 
     init(_ arguments: inout Arguments) throws {
         configuration.device = try arguments.option("--device", "--camera")
-        if let pipeline = try arguments.option("--pipeline") { configuration.pipeline = pipeline }
+        if let pipeline = try arguments.option("--pipeline") {
+            configuration.pipeline = pipeline
+            pipelineNamed = true
+        }
         for name in ["--width", "--height"] {
             var probe = arguments
             if try probe.option(name) == "max" {
@@ -44,9 +57,9 @@ struct CameraOptions {
                 arguments = probe
             }
         }
-        if let width = try arguments.int("--width", minimum: 16) { configuration.width = width }
-        if let height = try arguments.int("--height", minimum: 16) { configuration.height = height }
-        if let fps = try arguments.int("--fps", minimum: 1) { configuration.framerate = fps }
+        width = try arguments.int("--width", minimum: 16)
+        height = try arguments.int("--height", minimum: 16)
+        frameRate = try arguments.option("--fps", as: "a frame rate such as 30, 12.5 or 30000/1001") { FrameRate($0) }
         zoom = try arguments.double("--zoom", minimum: 1)
         torch = try arguments.option("--torch", as: "on or off") { ["on": true, "off": false][$0.lowercased()] }
         focus = try arguments.option("--focus", as: "auto, manual:POSITION, once or point:X,Y", Self.parseFocus)
@@ -60,14 +73,34 @@ struct CameraOptions {
     /// NAME=VALUE, as `gstcam set` and `--set` take it.
     static func assignment(_ item: String) throws(UsageError) -> (name: String, value: String) {
         guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
-            throw UsageError("\"\(item)\" is not NAME=VALUE")
+            throw UsageError("\"\(PrintableText.escaping(item))\" is not NAME=VALUE")
         }
         return (String(item[..<equals]), String(item[item.index(after: equals)...]))
     }
 
-    /// The configuration to open the camera with (with `max`, the camera's largest size).
-    func sessionConfiguration() throws -> CameraConfiguration {
-        largestSize ? try configuration.withLargestFrameSize() : configuration
+    /// The camera's mode for `purpose` and what was asked (docs/modes.md), printed to stderr ("Mode: …"), and the
+    /// configuration that opens it.
+    func modeChoice(for purpose: ModePurpose) throws -> ModeChoice {
+        let request = largestSize ? ModeRequest(frameRate: frameRate, purpose: .photo)
+            : ModeRequest(width: width, height: height, frameRate: frameRate, purpose: purpose)
+        let choice = try configuration.choosingMode(request, keepPipeline: pipelineNamed)
+        if choice.mode == nil, largestSize {
+            throw CameraError.negotiationFailed(device: nil,
+                detail: "the pipeline \(configuration.pipeline) opens no camera, so there is no largest size to take")
+        }
+        if choice.mode != nil { note(choice.summary) }
+        return choice
+    }
+
+    /// The chosen mode as a JSON object for `--json` output: size, rate (as printed and exact), format, pipeline,
+    /// what was asked (null: nothing) and whether the camera did not have it (the nearest mode was taken).
+    static func json(_ choice: ModeChoice) -> String {
+        let configuration = choice.configuration
+        let format = choice.mode.map { #""\#(jsonEscaped($0.pixelFormat.description))""# } ?? "null"
+        let asked = choice.request.asksForSomething ? #""\#(choice.request)""# : "null"
+        return #"{"width":\#(configuration.width),"height":\#(configuration.height),"fps":"\#(configuration.framerate)","#
+            + #""framerate":"\#(configuration.framerate.fraction)","format":\#(format),"#
+            + #""pipeline":"\#(jsonEscaped(configuration.pipeline))","asked":\#(asked),"nearest":\#(!choice.matchesRequest)}"#
     }
 
     static func parseFocus(_ text: String) -> FocusRequest? {

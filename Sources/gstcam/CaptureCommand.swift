@@ -79,7 +79,9 @@ enum CaptureCommand: Command {
             camera: camera, output: output, directory: directory, overwrite: overwrite, latest: latest, json: json) {
             return
         }
-        let session = try CameraSession(configuration: try camera.sessionConfiguration())
+        let choice = try camera.modeChoice(for: .photo)
+        let mode = CameraOptions.json(choice)
+        let session = try CameraSession(configuration: choice.configuration)
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }
         do {
@@ -98,7 +100,7 @@ enum CaptureCommand: Command {
                                    format: format, overwrite: overwrite)
                 } ?? session.photos(count: count == 0 ? nil : count, interval: .seconds(interval ?? 0),
                                     into: PhotoLibrary(directory: directory), format: format ?? .jpeg)
-                try await report(photos, interval: interval ?? 0, latest: latest, json: json, interrupt: interrupt)
+                try await report(photos, interval: interval ?? 0, latest: latest, json: json, mode: mode, interrupt: interrupt)
                 return
             }
             let photo = output == nil
@@ -107,7 +109,7 @@ enum CaptureCommand: Command {
             session.stop()
             if latest { try PhotoLibrary.updateLatestLink(to: photo.path) }
             if json {
-                print(#"{"path":"\#(jsonEscaped(photo.path))","width":\#(photo.width),"height":\#(photo.height),"milliseconds":\#(photo.duration.milliseconds)}"#)
+                print(#"{"path":"\#(jsonEscaped(photo.path))","width":\#(photo.width),"height":\#(photo.height),"milliseconds":\#(photo.duration.milliseconds),"mode":\#(mode)}"#)
             } else if isStandardOutput(photo.path) {
                 // -o /dev/stdout: the photo went into standard output, so the line must not follow it there.
                 Standard.error.write("Saved \(photo.path) (\(photo.width)x\(photo.height))\n")
@@ -123,7 +125,7 @@ enum CaptureCommand: Command {
     /// Prints each photo of a burst or timelapse as it is saved. A failure or Ctrl-C ends the sequence; the
     /// photos printed before it are complete.
     private static func report(_ photos: AsyncThrowingStream<BurstPhoto, any Error>, interval: Double, latest: Bool,
-                               json: Bool, interrupt: Interrupt) async throws {
+                               json: Bool, mode: String, interrupt: Interrupt) async throws {
         var saved = 0
         do {
             for try await shot in photos {
@@ -131,7 +133,7 @@ enum CaptureCommand: Command {
                 if latest { try PhotoLibrary.updateLatestLink(to: shot.photo.path) }
                 let photo = shot.photo
                 if json {
-                    print(#"{"number":\#(shot.number),"path":"\#(jsonEscaped(photo.path))","width":\#(photo.width),"height":\#(photo.height),"milliseconds":\#(photo.duration.milliseconds),"missed_intervals":\#(shot.missedIntervals),"late_milliseconds":\#(shot.late.milliseconds)}"#)
+                    print(#"{"number":\#(shot.number),"path":"\#(jsonEscaped(photo.path))","width":\#(photo.width),"height":\#(photo.height),"milliseconds":\#(photo.duration.milliseconds),"missed_intervals":\#(shot.missedIntervals),"late_milliseconds":\#(shot.late.milliseconds),"mode":\#(mode)}"#)
                 } else {
                     if shot.missedIntervals > 0 {
                         Standard.error.write("gstcam: missed \(shot.missedIntervals) interval\(shot.missedIntervals == 1 ? "" : "s") before photo \(shot.number): the camera was slower than one photo every \(interval) s\n")

@@ -74,22 +74,32 @@ enum DevicesCommand: Command {
         for format in camera.formats {
             let label = format.description.isEmpty ? "" : "  \(format.description)"
             out += "      \(format.pixelFormat.description.padding(5))\(label)\(format.isCompressed ? " (compressed)" : "")\n"
+            if let reason = format.support.skipReason {
+                out += "             skipped: \(reason)\n"
+                continue
+            }
             // Consecutive sizes with the same frame rates share a line: "320x240, 640x480 at 30, 15 fps".
-            var lines: [(sizes: [String], rates: [Double])] = []
+            var lines: [(sizes: [String], rates: [FrameRate])] = []
             for size in format.sizes {
                 var sizeText = "\(size.width)x\(size.height)"
                 if let range = size.range {
                     sizeText = "\(range.minWidth)x\(range.minHeight) … \(range.maxWidth)x\(range.maxHeight)"
                         + " (steps \(range.widthStep)x\(range.heightStep))"
                 }
-                if let last = lines.last, last.rates == size.framesPerSecond {
+                // A stepwise/continuous rate range is written with its size and shares no line.
+                var rates = size.frameRates
+                if let rateRange = size.rateRange {
+                    sizeText += " at \(rateRange.lowerBound) to \(rateRange.upperBound) fps"
+                    rates = []
+                }
+                if let last = lines.last, !rates.isEmpty, last.rates == rates {
                     lines[lines.count - 1].sizes.append(sizeText)
                 } else {
-                    lines.append(([sizeText], size.framesPerSecond))
+                    lines.append(([sizeText], rates))
                 }
             }
             for line in lines {
-                let rates = line.rates.isEmpty ? "" : " at " + line.rates.map(rate).joined(separator: ", ") + " fps"
+                let rates = line.rates.isEmpty ? "" : " at " + line.rates.map(\.description).joined(separator: ", ") + " fps"
                 out += "             " + line.sizes.joined(separator: ", ") + rates + "\n"
             }
         }
@@ -107,10 +117,6 @@ enum DevicesCommand: Command {
         if features.torch { names.append("torch") }
         if features.flash { names.append("flash") }
         return names.isEmpty ? "no zoom, focus or torch" : names.joined(separator: ", ")
-    }
-
-    static func rate(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 }
 

@@ -49,7 +49,11 @@ enum PreviewCommand: Command {
                           picker: Bool, library: PhotoLibrary = PhotoLibrary(),
                           switchEvery: Double? = nil) async throws -> PreviewScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
-        let configuration = try camera.sessionConfiguration()
+        let choice = try camera.modeChoice(for: .preview)
+        let configuration = choice.configuration
+        if json, choice.mode != nil, !picker, output != .terminal {
+            print(#"{"event":"mode","mode":\#(CameraOptions.json(choice))}"#)
+        }
         let session = try CameraSession(configuration: configuration)
         let window = output == .none || output == .terminal ? nil : CameraScreen(session: session)
         let cameraOperator = CameraOperator(session: session, library: library)

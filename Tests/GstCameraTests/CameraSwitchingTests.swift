@@ -89,16 +89,17 @@ import Testing
     }
 
     @Test func aCameraWithNoUsableFormatIsRefusedAndThePreviousOneComesBack() async throws {
-        // This camera offers Motion-JPEG only, which the raw default pipeline cannot take: the new source fails
-        // to negotiate (and ends its stream), and the red camera must be put back with frames flowing.
+        // This camera offers Motion-JPEG only, which the raw default pipeline cannot take: the switch is refused
+        // before the red camera is touched, and it keeps streaming.
         let session = try await startOn(Self.red)
         defer { session.stop() }
         do {
             try await session.switchCamera(to: Self.motionJPEGOnly)
             Issue.record("switched to a camera with no raw format")
         } catch let error as CameraError {
-            guard case .negotiationFailed(let device, _) = error else { Issue.record("got \(error)"); return }
+            guard case .negotiationFailed(let device, let detail) = error else { Issue.record("got \(error)"); return }
             #expect(device == Self.motionJPEGOnly)
+            #expect(detail.hasPrefix("it offers no raw format, which this session's pipeline"), "\(detail)")
         }
         try await expectStillStreaming(session, Self.red, .red)
     }

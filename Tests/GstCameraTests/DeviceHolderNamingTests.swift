@@ -86,7 +86,7 @@ import Testing
         #expect(burst.wait(10) { burst.output.contains("Saved") }, "\(burst.errors)")
         let capture = try runProcess(gstcamBinary, ["capture", "--device", "/dev/video0", "-o", folder + "/one.jpg"], environment: environment)
         #expect(capture.status == 1)
-        #expect(capture.error == "gstcam: /dev/video0 is in use by PID \(burst.process.processIdentifier) (gstcam). Close that program and try again.\n",
+        #expect(capture.error.hasSuffix("gstcam: /dev/video0 is in use by PID \(burst.process.processIdentifier) (gstcam). Close that program and try again.\n"),
                 "\(capture.error)")
     }
 
@@ -100,7 +100,7 @@ import Testing
         for arguments in [["--count", "2", "--dir", preview.folder], ["-o", "-"], ["--format", "png", "-o", preview.folder + "/a.png"]] {
             let capture = try runProcess(gstcamBinary, ["capture", "--device", "/dev/video0"] + arguments, environment: preview.environment())
             #expect(capture.status == 1, "\(arguments)")
-            #expect(capture.error == expected, "\(arguments): \(capture.error)")
+            #expect(capture.error.hasSuffix(expected), "\(arguments): \(capture.error)")  // after the Mode line
         }
         // The plain capture the message recommends works.
         let plain = try runProcess(gstcamBinary, ["capture", "--device", "/dev/video0"], environment: preview.environment())

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func captureWhileAPreviewHoldsTheCameraIsServedByItsSession() throws {
-        let (preview, socket) = try startPreview(["--device", "/dev/video0"])
+        let (preview, socket) = try startPreview(["--device", "/dev/video0", "--width", "640", "--height", "480"])
         defer { preview.remove() }
         var info = stat()
         #expect(lstat(socket, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode \(String(info.st_mode & 0o777, radix: 8))")

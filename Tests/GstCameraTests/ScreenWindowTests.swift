@@ -52,7 +52,8 @@ import Testing
 
     @Test func clickFocusesAtThePointAndKeysDriveTheCamera() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video0", "--sink", "ximagesink", "--duration", "15"])
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video0", "--width", "640", "--height", "480",
+                                        "--sink", "ximagesink", "--duration", "15"])
         defer { screen.remove() }
         func get(_ device: String, _ control: String) throws -> String {
             try runProcess(gstcamBinary, ["get", "--device", device, control], environment: screen.environment()).output

@@ -8,7 +8,9 @@ import Testing
         environment["VCAM_DEVICES"] = "/dev/video0=uvc;/dev/video4=basic"
         environment["VCAM_STATE_DIR"] = NSTemporaryDirectory() + "vcam-switch-every-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: environment["VCAM_STATE_DIR"]!) }
-        let result = try gstcam(["preview", "--sink", "none", "--switch-every", "0.6", "--duration", "2.2"], environment: environment)
+        // 640x480: the preview default (1920x1080 on uvc) would make each switch slower on a loaded machine.
+        let result = try gstcam(["preview", "--sink", "none", "--width", "640", "--height", "480", "--switch-every", "0.6",
+                                 "--duration", "2.2"], environment: environment)
         #expect(result.status == 0, "\(result.error)")
         let switches = result.output.split(separator: "\n").filter { $0.hasPrefix("Camera: ") }
         #expect(switches.count == 3, "\(result.output)")

@@ -11,7 +11,7 @@ func makeTemporaryFolder() throws -> String {
 }
 
 /// A running session on the test pattern at the given size.
-func startTestPattern(width: Int = 320, height: Int = 240, framerate: Int = 30) async throws -> CameraSession {
+func startTestPattern(width: Int = 320, height: Int = 240, framerate: FrameRate = 30) async throws -> CameraSession {
     let session = try CameraSession(configuration: CameraConfiguration(
         pipeline: "test-pattern", width: width, height: height, framerate: framerate))
     try await session.start()

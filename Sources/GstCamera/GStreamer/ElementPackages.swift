@@ -13,7 +13,7 @@ enum ElementPackages {
             "gstreamer1.0-plugins-good": ["v4l2src", "v4l2sink", "jpegenc", "jpegdec", "pngenc", "pngdec",
                                           "videocrop", "videobox", "videoflip", "autovideosink", "autovideosrc",
                                           "multifilesink", "cairooverlay", "gdkpixbufoverlay", "imagefreeze"],
-            "gstreamer1.0-plugins-bad": ["jifmux", "kmssink", "waylandsink", "fbdevsink", "camerabin"],
+            "gstreamer1.0-plugins-bad": ["jifmux", "bayer2rgb", "kmssink", "waylandsink", "fbdevsink", "camerabin"],
             "gstreamer1.0-x": ["ximagesink", "xvimagesink"],
             "gstreamer1.0-gtk3": ["gtksink"],
         ]

@@ -111,7 +111,7 @@ extension CameraSession {
             let shot = inFlight.removeFirst()
             let image: PhotoBranch.EncodedImage
             do {
-                image = try await shot.image.value(timeout: .seconds(5), what: "A frame for photo \(shot.number)")
+                image = try await shot.image.value(timeout: configuration.photoTimeout, what: "A frame for photo \(shot.number)")
             } catch {
                 branch.withdraw(shot.image)
                 throw error

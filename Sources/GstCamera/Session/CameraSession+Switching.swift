@@ -51,6 +51,15 @@ extension CameraSession {
         let camera = try Self.usableCamera(selector)
         let device = camera.path
         if device == current { return CameraSwitch(from: current, to: device, duration: .zero) }
+        // Only the source is replaced: a camera with no mode of the kind the rest of the pipeline takes (raw,
+        // Motion-JPEG, Bayer) cannot follow; say so before the running camera is touched.
+        if let caps = pipeline.pipeline.child(named: "source-caps")?.caps("caps") {
+            let kind = SourceKind(caps: caps)
+            guard camera.modes.contains(where: { $0.kind == kind }) else {
+                throw CameraError.negotiationFailed(device: device,
+                    detail: "it offers no \(kind.formatName) format, which this session's pipeline (\(pipelinePath)) takes")
+            }
+        }
         let replacement = try makeSource(for: device)
         // The camera being left must not keep its torch burning.
         if let controls = try? CameraControls(devicePath: current), controls.hasTorch {
@@ -70,10 +79,12 @@ extension CameraSession {
             if let sourceCaps, let previousCaps {
                 // Cameras differ in sizes: ask this one for its closest mode; the zoom stage scales it to the
                 // session's size, so frames and photos keep their size across the switch.
-                let compressed = previousCaps.hasPrefix("image/jpeg")
-                let wanted = SourceMode(width: configuration.width, height: configuration.height, framerate: configuration.framerate)
-                if let mode = SourceMode.closest(to: wanted, in: camera.formats, compressed: compressed) {
-                    sourceCaps.setCaps("caps", mode.caps(compressed: compressed))
+                // Only modes of the kind the pipeline takes (raw, Motion-JPEG, Bayer) fit what follows the source.
+                let kind = SourceKind(caps: previousCaps)
+                let wanted = ModeRequest(width: configuration.width, height: configuration.height,
+                                         frameRate: configuration.framerate, purpose: .preview)
+                if let mode = ModeChooser.choose(wanted, from: camera.modes.filter { $0.kind == kind }) {
+                    sourceCaps.setCaps("caps", mode.caps)
                 }
             }
             try await attach(replacement, to: downstream, in: pipeline.pipeline, device: device)

@@ -184,13 +184,14 @@ public final class CameraSession: Sendable {
             "device": device ?? "",
             "width": "\(configuration.width)",
             "height": "\(configuration.height)",
-            "framerate": "\(configuration.framerate)/1",
+            "framerate": configuration.framerate.fraction,
         ]
         return try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
     }
 
     private func buildPipeline() throws -> Pipeline {
         let camera = pipelineUsesDevice ? try Self.usableCamera(configuration.device) : nil
+        if let camera { try configuration.checkOffered(by: camera, file: pipelineFile) }
         let device = camera?.path
         let file = pipelineFile.path
         let pipeline = try parsePipeline(device: device)
@@ -400,7 +401,7 @@ public final class CameraSession: Sendable {
         do {
             let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
             let image = try await pipeline.shutter.branch(for: format)
-                .takeImage(tags: tags, timeout: .seconds(5), what: "A frame for the photo",
+                .takeImage(tags: tags, timeout: configuration.photoTimeout, what: "A frame for the photo",
                            beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let size = (width: image.width, height: image.height)
             let saved = try output.save(image.bytes)

@@ -24,7 +24,7 @@ extension Camera: Encodable {
 }
 
 extension CameraFormat {
-    private enum Keys: String, CodingKey { case fourcc, description, compressed, sizes }
+    private enum Keys: String, CodingKey { case fourcc, description, compressed, sizes, pipeline, skipped }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
@@ -32,17 +32,28 @@ extension CameraFormat {
         try container.encode(description, forKey: .description)
         try container.encode(isCompressed, forKey: .compressed)
         try container.encode(sizes, forKey: .sizes)
+        try container.encode(support.kind?.pipelineName, forKey: .pipeline)
+        try container.encode(support.skipReason, forKey: .skipped)
     }
 }
 
 extension CameraFrameSize {
-    private enum Keys: String, CodingKey { case width, height, fps, range }
+    private enum Keys: String, CodingKey { case width, height, fps, rates, range, rateRange }
+    private enum RateRangeKeys: String, CodingKey { case min, max }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(width, forKey: .width)
         try container.encode(height, forKey: .height)
         try container.encode(framesPerSecond, forKey: .fps)
+        try container.encode(frameRates, forKey: .rates)
         try container.encode(range, forKey: .range)
+        if let rateRange {
+            var bounds = container.nestedContainer(keyedBy: RateRangeKeys.self, forKey: .rateRange)
+            try bounds.encode(rateRange.lowerBound, forKey: .min)
+            try bounds.encode(rateRange.upperBound, forKey: .max)
+        } else {
+            try container.encodeNil(forKey: .rateRange)
+        }
     }
 }

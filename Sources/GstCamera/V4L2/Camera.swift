@@ -52,6 +52,9 @@ public struct CameraFormat: Sendable, Hashable, Encodable {
     public var description: String
     public var isCompressed: Bool
     public var sizes: [CameraFrameSize]
+
+    /// Whether gstcam can take this format (and through which pipeline), or why it skips it.
+    public var support: FormatSupport { pixelFormat.support }
 }
 
 /// A frame size and its frame rates. For a stepwise/continuous size range (rare for webcams) `width`/`height`
@@ -59,9 +62,25 @@ public struct CameraFormat: Sendable, Hashable, Encodable {
 public struct CameraFrameSize: Sendable, Hashable, Encodable {
     public var width: Int
     public var height: Int
-    /// Discrete frame rates, highest first (a stepwise interval range is given by its two ends).
-    public var framesPerSecond: [Double]
+    /// Discrete frame rates as exact fractions, highest first; for a stepwise/continuous interval range, its
+    /// two ends (and `rateRange` is set).
+    public var frameRates: [FrameRate]
     public var range: SizeRange?
+    /// A stepwise/continuous frame interval range, as rates (slowest…fastest); nil for discrete rates.
+    public var rateRange: ClosedRange<FrameRate>?
+
+    public init(width: Int, height: Int, frameRates: [FrameRate], range: SizeRange? = nil, rateRange: ClosedRange<FrameRate>? = nil) {
+        self.width = width
+        self.height = height
+        self.frameRates = frameRates.sorted(by: >)
+        self.range = range
+        self.rateRange = rateRange
+    }
+
+    /// The frame rates in frames per second, highest first, rounded to 1/100 (30000/1001 → 29.97).
+    public var framesPerSecond: [Double] {
+        frameRates.map { ($0.value * 100).rounded() / 100 }
+    }
 
     public struct SizeRange: Sendable, Hashable, Codable {
         public var minWidth: Int, maxWidth: Int, widthStep: Int

@@ -70,13 +70,15 @@ struct NodeProbe {
                 switch size {
                 case let .discrete(width, height):
                     let rates = try device.frameIntervals(for: format.pixelFormat, width: width, height: height)
-                    sizes.append(CameraFrameSize(width: Int(width), height: Int(height), framesPerSecond: framesPerSecond(rates)))
+                    sizes.append(CameraFrameSize(width: Int(width), height: Int(height), frameRates: frameRates(rates),
+                                                 rateRange: rateRange(rates)))
                 case let .stepwise(minWidth, maxWidth, widthStep, minHeight, maxHeight, heightStep):
                     let rates = try device.frameIntervals(for: format.pixelFormat, width: maxWidth, height: maxHeight)
                     sizes.append(CameraFrameSize(
-                        width: Int(maxWidth), height: Int(maxHeight), framesPerSecond: framesPerSecond(rates),
+                        width: Int(maxWidth), height: Int(maxHeight), frameRates: frameRates(rates),
                         range: .init(minWidth: Int(minWidth), maxWidth: Int(maxWidth), widthStep: Int(widthStep),
-                                     minHeight: Int(minHeight), maxHeight: Int(maxHeight), heightStep: Int(heightStep))))
+                                     minHeight: Int(minHeight), maxHeight: Int(maxHeight), heightStep: Int(heightStep)),
+                        rateRange: rateRange(rates)))
                 }
             }
             result.append(CameraFormat(pixelFormat: format.pixelFormat, description: format.description,
@@ -85,16 +87,22 @@ struct NodeProbe {
         return result
     }
 
-    /// Frame rates, highest first, rounded to 1/100 (30000/1001 → 29.97).
-    private static func framesPerSecond(_ intervals: [FrameIntervalRange]) -> [Double] {
-        var rates: [Double] = []
+    /// Exact frame rates, highest first, without repeats; a stepwise/continuous range gives its two ends.
+    private static func frameRates(_ intervals: [FrameIntervalRange]) -> [FrameRate] {
+        var rates: [FrameRate] = []
         for interval in intervals {
             switch interval {
-            case let .discrete(value): rates.append(value.framesPerSecond)
-            case let .stepwise(minimum, maximum, _): rates += [minimum.framesPerSecond, maximum.framesPerSecond]
+            case let .discrete(value): rates += [value.frameRate].compactMap { $0 }
+            case let .stepwise(minimum, maximum, _): rates += [minimum.frameRate, maximum.frameRate].compactMap { $0 }
             }
         }
-        let rounded = rates.filter { $0 > 0 }.map { ($0 * 100).rounded() / 100 }
-        return Array(Set(rounded)).sorted(by: >)
+        return Array(Set(rates)).sorted(by: >)
+    }
+
+    /// The rates of a stepwise/continuous interval range (the longest interval is the slowest rate).
+    private static func rateRange(_ intervals: [FrameIntervalRange]) -> ClosedRange<FrameRate>? {
+        guard case let .stepwise(minimum, maximum, _)? = intervals.first,
+              let fastest = minimum.frameRate, let slowest = maximum.frameRate, slowest <= fastest else { return nil }
+        return slowest...fastest
     }
 }

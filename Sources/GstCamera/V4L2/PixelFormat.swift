@@ -38,8 +38,10 @@ public struct PixelFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         [.grey, .y10, .y12, .y16, .z16].contains(self)
     }
 
-    /// The fourcc without padding, e.g. "YUYV", "Y16".
+    /// The fourcc without padding, e.g. "YUYV", "Y16"; big-endian variants (bit 31 set) as v4l2-ctl shows them,
+    /// e.g. "Y16-BE".
     public var description: String {
+        if rawValue & 1 << 31 != 0 { return PixelFormat(rawValue: rawValue & ~(1 << 31)).description + "-BE" }
         let trimmed = fourcc.reversed().drop { $0 == " " || $0 == "\0" }
         return String(trimmed.reversed())
     }

@@ -30,7 +30,8 @@ enum FrameIntervalRange: Sendable, Hashable {
 struct FrameInterval: Sendable, Hashable {
     var numerator: UInt32
     var denominator: UInt32
-    var framesPerSecond: Double { numerator == 0 ? 0 : Double(denominator) / Double(numerator) }
+    /// The rate this interval gives (1/30 s → 30 fps); nil for a zero interval.
+    var frameRate: FrameRate? { FrameRate(intervalNumerator: numerator, intervalDenominator: denominator) }
 }
 
 extension V4L2Device {
