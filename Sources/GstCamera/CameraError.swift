@@ -10,6 +10,8 @@ public enum CameraError: Error, Equatable, Sendable {
     case permissionDenied(path: String)
     /// Another process streams the device (EBUSY). `holder` names it where it could be found.
     case deviceBusy(path: String, holder: String?)
+    /// A gstcam camera screen (`gstcam preview`, process `pid`) streams the camera; it serves plain photos.
+    case heldByCameraScreen(path: String, pid: Int32)
     /// The node exists but is not a video capture device (a metadata or output node, or not V4L2 at all).
     case notCaptureDevice(path: String, reason: String)
     /// The device disappeared (ENODEV), e.g. unplugged while in use.
@@ -23,8 +25,9 @@ public enum CameraError: Error, Equatable, Sendable {
     // MARK: Pipelines
     /// The camera and the pipeline could not agree on a format/size/rate.
     case negotiationFailed(device: String?, detail: String)
-    /// An element factory is not installed; `package` is the Debian package that provides it.
-    case missingElement(factory: String, package: String, file: String?)
+    /// An element factory is not installed; `package` is the Debian package that provides it, nil when the
+    /// name is not one gstcam knows (a typo, or a plugin of some other package).
+    case missingElement(factory: String, package: String?, file: String?)
     /// A pipeline description file could not be read or parsed.
     case badPipelineFile(file: String, detail: String)
     /// A pipeline file lacks an element name the session looks up (see pipelines/README.md).
@@ -55,6 +58,8 @@ public enum CameraError: Error, Equatable, Sendable {
     /// The output directory is missing or not writable, or the file exists and overwriting was not asked for.
     case outputNotWritable(path: String, reason: String)
     case outputExists(path: String)
+    /// The name is a device, socket or pipe (`kind`: "a block device"…) where a photo file was expected.
+    case outputNotAPhotoFile(path: String, kind: String)
     /// Writing the photo failed part way (ENOSPC, EIO, directory removed); nothing was left behind.
     case writeFailed(path: String, errno: Int32)
 

@@ -15,6 +15,10 @@ extension CameraError: CustomStringConvertible {
         case let .deviceBusy(path, holder):
             if let holder { return "\(path) is in use by \(holder). Close that program and try again." }
             return "\(path) is in use by another program. Close it (e.g. a browser tab or video call) and try again."
+        case let .heldByCameraScreen(path, pid):
+            return "the gstcam camera screen (PID \(pid)) holds \(path); quit it (q or Esc in its window, or kill \(pid)), "
+                + "or take the photo through it: plain `gstcam capture` (with -o FILE or --dir DIR; a burst, -o - and "
+                + "--format png need the camera itself)."
         case let .notCaptureDevice(path, reason):
             return "\(path) is not a video capture device (\(reason)). Choose another one: gstcam devices"
         case let .deviceGone(path):
@@ -32,6 +36,10 @@ extension CameraError: CustomStringConvertible {
                 + "`gstcam devices` and pick a size and frame rate from it (--width, --height, --fps)."
         case let .missingElement(factory, package, file):
             let inFile = file.map { " (used by \($0))" } ?? ""
+            guard let package else {
+                return "GStreamer has no element \"\(factory)\"\(inFile). Check the name (gst-inspect-1.0 lists the installed "
+                    + "elements); if it comes from a plugin that is not installed, find its package: apt search gstreamer1.0"
+            }
             return "The GStreamer element \"\(factory)\"\(inFile) is not installed. Install it: "
                 + "sudo apt-get install \(package)"
         case let .badPipelineFile(file, detail):
@@ -65,6 +73,8 @@ extension CameraError: CustomStringConvertible {
             return "Cannot write \(path): \(reason)."
         case let .outputExists(path):
             return "\(path) already exists; choose another name or allow overwriting (--overwrite)."
+        case let .outputNotAPhotoFile(path, kind):
+            return "\(path) is \(kind), not a photo file; it is never replaced. Choose a file name (or -o - for standard output)."
         case let .writeFailed(path, errno):
             return "Writing \(path) failed: \(Self.errnoText(errno)). Nothing was saved."
         case let .controlUnknown(name, device, suggestions):

@@ -180,6 +180,24 @@ int vcam_fault_take_ioctl_failure(struct vcam_device *dev, unsigned long request
 
 static bool process_alive(int pid) { return kill(pid, 0) == 0 || errno == EPERM; }
 
+// The owner's pid as text in <state dir>/owner: what /proc/PID/fd is for a kernel device (whose fds point at
+// the node, while ours are sockets), so gstcam can name the program holding a busy virtual camera.
+static void write_owner_record(struct vcam_device *dev, int pid) {
+    char path[300], temporary[320], text[16];
+    snprintf(path, sizeof path, "%s/owner", dev->state_dir);
+    if (!pid) {
+        unlink(path);
+        return;
+    }
+    snprintf(temporary, sizeof temporary, "%s/.owner-%d", dev->state_dir, pid);
+    int fd = vcam_real_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    int length = snprintf(text, sizeof text, "%d\n", pid);
+    bool written = write(fd, text, (size_t)length) == length;
+    vcam_real_close(fd);
+    if (!written || rename(temporary, path) != 0) unlink(temporary);
+}
+
 // ---- who has the device open (across processes), for the reconnect after the last close ----------
 
 void vcam_holder_add(struct vcam_device *dev) {
@@ -231,11 +249,14 @@ bool vcam_claim_owner(struct vcam_device *dev) {
         int cur = atomic_load(&dev->shared->owner_pid);
         if (cur == me) return true;
         if (cur != 0 && process_alive(cur)) return false;
-        if (atomic_compare_exchange_strong(&dev->shared->owner_pid, &cur, me)) return true;
+        if (atomic_compare_exchange_strong(&dev->shared->owner_pid, &cur, me)) {
+            write_owner_record(dev, me);
+            return true;
+        }
     }
 }
 
 void vcam_release_owner(struct vcam_device *dev) {
     int me = getpid();
-    atomic_compare_exchange_strong(&dev->shared->owner_pid, &me, 0);
+    if (atomic_compare_exchange_strong(&dev->shared->owner_pid, &me, 0)) write_owner_record(dev, 0);
 }

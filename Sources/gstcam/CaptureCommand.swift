@@ -110,6 +110,9 @@ enum CaptureCommand: Command {
             if latest { try PhotoLibrary.updateLatestLink(to: photo.path) }
             if json {
                 print(#"{"path":"\#(jsonEscaped(photo.path))","width":\#(photo.width),"height":\#(photo.height),"milliseconds":\#(photo.duration.milliseconds),"mode":\#(mode)}"#)
+            } else if isStandardOutput(photo.path) {
+                // -o /dev/stdout: the photo went into standard output, so the line must not follow it there.
+                Standard.error.write("Saved \(photo.path) (\(photo.width)x\(photo.height))\n")
             } else {
                 print("Saved \(photo.path) (\(photo.width)x\(photo.height))")
             }
@@ -147,6 +150,13 @@ enum CaptureCommand: Command {
         } catch {
             throw SequenceFailure(saved: saved, error: error)
         }
+    }
+
+    /// Whether `path` leads to what standard output is (e.g. /dev/stdout, /proc/self/fd/1 into a pipe).
+    private static func isStandardOutput(_ path: String) -> Bool {
+        var file = stat(), output = stat()
+        return stat(path, &file) == 0 && fstat(1, &output) == 0 && file.st_dev == output.st_dev && file.st_ino == output.st_ino
+            && file.st_mode & S_IFMT != S_IFREG
     }
 
     /// A burst that ended early: the reason, and how many photos were saved before it.

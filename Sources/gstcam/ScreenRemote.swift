@@ -12,11 +12,17 @@ enum ScreenRemote {
         let client: CameraRemoteClient
         switch CameraRemoteClient.connect(to: path) {
         case .noSession: return false
+        case let .untrusted(reason):
+            Standard.error.write("gstcam: not using the camera screen socket \(path): \(reason).\n")
+            return false
         case .removedStale:
             Standard.error.write("gstcam: removed \(path), left by a camera screen that is no longer running.\n")
             return false
         case let .connected(connected): client = connected
         }
+        // The screen creates no folders for requests (any program could send one); this command may, as it
+        // does without a screen.
+        if let directory { try PhotoLibrary(directory: absolute(directory)).createDirectory() }
         try applySettings(camera, through: client)
         var request: [String: any Sendable] = ["command": "capture"]
         if let output { request["path"] = absolute(output) }
@@ -69,7 +75,11 @@ enum ScreenRemote {
         guard let path = RemoteSocketPath.path(for: configuration) else {
             throw RemoteProtocolError("the camera could not be found, so there is no camera screen to send to")
         }
-        guard case let .connected(client) = CameraRemoteClient.connect(to: path) else {
+        let client: CameraRemoteClient
+        switch CameraRemoteClient.connect(to: path) {
+        case let .connected(connected): client = connected
+        case let .untrusted(reason): throw RemoteProtocolError("the socket \(path) is not trusted: \(reason)")
+        case .noSession, .removedStale:
             throw RemoteProtocolError("no camera screen is running for this camera (nothing listens on \(path)); start one with gstcam preview")
         }
         let reply = try client.send(request.replacingOccurrences(of: "\n", with: " "))

@@ -21,8 +21,9 @@ import Testing
             Exposure: manual 0.01 s
 
             """)
-        #expect(try VirtualCameras.v4l2ctl("-d", uvc, "-C", "zoom_absolute").standardOutput == "zoom_absolute: 500\n")
-        #expect(try VirtualCameras.v4l2ctl("-d", uvc, "-C", "brightness").standardOutput == "brightness: 13\n")
+        // The session put them back when it ended (issue 10: `gstcam set` is the way to keep a setting).
+        #expect(try VirtualCameras.v4l2ctl("-d", uvc, "-C", "zoom_absolute").standardOutput == "zoom_absolute: 100\n")
+        #expect(try VirtualCameras.v4l2ctl("-d", uvc, "-C", "brightness").standardOutput == "brightness: 0\n")
     }
 
     @Test func widthMaxTakesTheCamerasLargestSize() throws {

@@ -45,7 +45,7 @@ import Testing
             videotestsrc name=source ! nosuchelementfactory ! videocrop name=zoom ! tee name=split
             split. ! queue ! appsink name=preview
             """)
-        #expect(error == .missingElement(factory: "nosuchelementfactory", package: "gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly", file: file))
+        #expect(error == .missingElement(factory: "nosuchelementfactory", package: nil, file: file))
     }
 
     @Test func knownFactoryMapsToItsPackage() {

@@ -5,7 +5,8 @@ import Testing
 /// A fresh temporary folder, removed by the caller's defer.
 func makeTemporaryFolder() throws -> String {
     let path = NSTemporaryDirectory() + "gstcam-tests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    // 0700 as mkdtemp makes them: tests use these as XDG_RUNTIME_DIR, which gstcam trusts only when private.
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return path
 }
 

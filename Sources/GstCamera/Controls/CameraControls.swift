@@ -9,11 +9,19 @@ public final class CameraControls: Sendable {
     /// The device node, e.g. "/dev/video0".
     public let devicePath: String
     let device: V4L2Device
+    /// A session's record of values to put back when it ends; nil for changes meant to last (`gstcam set`).
+    let restorer: ControlRestorer?
 
     /// Opens `devicePath`.
     /// - Throws: `noSuchDevice` (listing the cameras), `permissionDenied`, `deviceGone`, …
-    public init(devicePath: String) throws(CameraError) {
+    public convenience init(devicePath: String) throws(CameraError) {
+        try self.init(devicePath: devicePath, restorer: nil)
+    }
+
+    /// Opens `devicePath` for a session: every write first records the control's earlier value in `restorer`.
+    init(devicePath: String, restorer: ControlRestorer?) throws(CameraError) {
         self.devicePath = devicePath
+        self.restorer = restorer
         device = try V4L2Device.open(devicePath)
         let identity = try device.queryCapabilities()
         guard identity.nodeCapabilities.capturesVideo else {
@@ -125,6 +133,7 @@ public final class CameraControls: Sendable {
 
     /// Writes, maps S_EXT_CTRLS's errno to what the person can act on, and reads the control back.
     func write(_ value: ControlValue, to control: CameraControl, query: ControlQuery, asTyped: String) throws(CameraError) -> CameraControl {
+        restorer?.noteBeforeWrite(device: devicePath, query: query, current: control.value)
         if case let .failure(failure) = device.writeControl(query, value: value) {
             throw Self.error(for: failure.errno, control: control, device: devicePath, asTyped: asTyped)
         }

@@ -21,8 +21,9 @@ enum ElementPackages {
         return table
     }()
 
-    /// The package for `factory`; for one not in the table, the two packages that hold most others.
-    static func package(for factory: String) -> String {
-        packages[factory] ?? "gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly"
+    /// The package for `factory`; nil for one not in the table: guessing a package for any unknown word would
+    /// tell someone whose file has a typo, or is not a pipeline at all, to install plugins that cannot help.
+    static func package(for factory: String) -> String? {
+        packages[factory]
     }
 }

@@ -22,6 +22,9 @@ private let temporaryFileCounter = Atomic<Int>(0)
 /// fsynced so the rename survives a crash. A full disk, a vanished directory or an interrupted capture
 /// leave either the complete photo or nothing under the final name.
 ///
+/// Only regular files are replaced (`--overwrite`); named pipes and character devices are written in place by
+/// `PhotoStream` instead (`PhotoOutput` chooses), anything else that is not a file is refused.
+///
 /// Use: `let writer = try AtomicPhotoWriter(finalPath:collision:)` before starting any camera work (it
 /// checks the directory and reserves the temporary file), point the encoder's filesink at
 /// `writer.temporaryPath`, then `try writer.commit()` — or `writer.discard()` if the capture failed.
@@ -49,8 +52,11 @@ struct AtomicPhotoWriter: Sendable {
         }
         try Self.checkDirectory(directory, for: finalPath)
         if SystemCalls.nameExists(finalPath) {  // a dangling symbolic link counts: link(2) would refuse it too
-            if (try? SystemCalls.status(finalPath))?.isDirectory == true {
-                throw .outputNotWritable(path: finalPath, reason: "it is a directory")
+            // What the name leads to: a symbolic link itself may be replaced (rename never touches its target),
+            // but only when it leads to a photo file or nowhere; a pipe, device or socket is never replaced.
+            if let target = try? SystemCalls.status(finalPath) {
+                if target.isDirectory { throw .outputNotWritable(path: finalPath, reason: "it is a directory") }
+                if !target.isRegularFile { throw .outputNotAPhotoFile(path: finalPath, kind: target.fileKind) }
             }
             if collision == .fail { throw .outputExists(path: finalPath) }
         }

@@ -140,5 +140,18 @@ extension stat {
     var isDirectory: Bool { st_mode & S_IFMT == S_IFDIR }
     var isRegularFile: Bool { st_mode & S_IFMT == S_IFREG }
     var isSymbolicLink: Bool { st_mode & S_IFMT == S_IFLNK }
+    /// "a character device", "a named pipe"…: what a name that is not a photo file is, for messages.
+    var fileKind: String {
+        switch st_mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
+    }
     var modificationSeconds: Double { Double(st_mtim.tv_sec) + Double(st_mtim.tv_nsec) / 1e9 }
 }

@@ -33,6 +33,22 @@ struct PipelineFile: Sendable {
         return PipelineFile(path: path, template: template)
     }
 
+    /// The largest frame side GStreamer's raw video caps and V4L2 sources accept (v4l2src's template caps).
+    static let maximumFrameSide = 32768
+
+    /// A size no camera or GStreamer element can make fails here, in words, instead of as GStreamer's "could not
+    /// link source to source-caps" against the pipeline file. (Whether this camera has the size is the mode
+    /// choice's question; this only rules out the impossible.)
+    static func checkFrameSize(_ parameters: [String: String]) throws {
+        guard let width = parameters["width"].flatMap({ Int($0) }), let height = parameters["height"].flatMap({ Int($0) }) else { return }
+        let sides = 1...maximumFrameSide
+        guard sides.contains(width), sides.contains(height) else {
+            let device = parameters["device"].flatMap { $0.isEmpty ? nil : $0 }
+            throw CameraError.negotiationFailed(device: device, detail: "\(width)x\(height) is not a size a camera or GStreamer can "
+                + "make (each side must be 1 to \(maximumFrameSide) pixels)")
+        }
+    }
+
     /// The placeholder names the file uses, in order of appearance.
     var placeholders: [String] {
         var names: [String] = []
@@ -50,6 +66,7 @@ struct PipelineFile: Sendable {
     /// strings (the files quote free-form values such as device paths); a placeholder with no value is an
     /// error naming the file.
     func description(with parameters: [String: String]) throws -> String {
+        try Self.checkFrameSize(parameters)
         var result = ""
         var rest = template[...]
         while let open = rest.range(of: "${") {

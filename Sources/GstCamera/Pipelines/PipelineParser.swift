@@ -4,7 +4,7 @@ import CGStreamer
 enum PipelineParser {
     /// A whole pipeline (a description with several chains, such as `… ! tee name=split  split. ! …`).
     static func parsePipeline(_ description: String, file: String) throws -> Element {
-        let element = try parse(file: file) { context, error in
+        let element = try parse(description, file: file) { context, error in
             gst_parse_launch_full(description, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         }
         guard gst_is_pipeline(element.pointer) else {
@@ -15,13 +15,13 @@ enum PipelineParser {
 
     /// A bin whose unlinked end pads become ghost pads ("sink", "src"), for branches added at run time.
     static func parseBin(_ description: String, file: String) throws -> Element {
-        try parse(file: file) { context, error in
+        try parse(description, file: file) { context, error in
             gst_parse_bin_from_description_full(description, 1, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         }
     }
 
     private static func parse(
-        file: String,
+        _ description: String, file: String,
         _ call: (OpaquePointer?, inout UnsafeMutablePointer<GError>?) -> UnsafeMutablePointer<GstElement>?
     ) throws -> Element {
         GStreamerRuntime.ensureInitialized()
@@ -32,7 +32,12 @@ enum PipelineParser {
         if let error {
             defer { g_error_free(error) }
             if let element { gst_object_unref(element) }
-            if let missing = missingFactories(context).first {
+            let missing = missingFactories(context)
+            if let reason = notAPipeline(description, missing: missing) {
+                throw CameraError.badPipelineFile(file: file, detail: "this is not a GStreamer pipeline description: \(reason); "
+                    + "see pipelines/README.md for the syntax")
+            }
+            if let missing = missing.first {
                 throw CameraError.missingElement(factory: missing, package: ElementPackages.package(for: missing), file: file)
             }
             let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
@@ -42,6 +47,20 @@ enum PipelineParser {
             throw CameraError.badPipelineFile(file: file, detail: "GStreamer returned no pipeline")
         }
         return Element(owning: element)
+    }
+
+    /// Why a description that failed to parse is not a pipeline at all (a text file, /etc/passwd), so that its
+    /// first word is not reported as an element to install; nil when it looks like one with a real mistake.
+    static func notAPipeline(_ description: String, missing: [String]) -> String? {
+        if !description.contains("!") {
+            return "no \"!\" links one element to the next"
+        }
+        let factoryCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        if let word = missing.first(where: { !$0.allSatisfy(factoryCharacters.contains) || $0.first?.isNumber == true }) {
+            let shown = word.count > 40 ? String(word.prefix(40)) + "…" : word
+            return "\"\(shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }.joined())\" is not an element name"
+        }
+        return nil
     }
 
     private static func missingFactories(_ context: OpaquePointer?) -> [String] {

@@ -8,6 +8,9 @@ public final class CameraRemoteClient: Sendable {
         case noSession
         /// A socket file was there but nothing accepted (a crashed session): it was removed.
         case removedStale
+        /// The socket's folder is not this user's private folder (`reason` says why): whatever listens there
+        /// may be another user's program, so it is not used.
+        case untrusted(reason: String)
         case connected(CameraRemoteClient)
     }
 
@@ -19,10 +22,12 @@ public final class CameraRemoteClient: Sendable {
         self.path = path
     }
 
-    /// Connects to the session listening at `path`, removing the socket file if it is stale.
+    /// Connects to the session listening at `path`, removing the socket file if it is stale. The folder must be
+    /// this user's alone (`RuntimeFolder`), or nothing in it is trusted.
     public static func connect(to path: String) -> Connection {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else { return .noSession }
+        if let reason = RuntimeFolder.distrust(RuntimeFolder.of(path)) { return .untrusted(reason: reason) }
         guard let socket = try? UnixSocket.make() else { return .noSession }
         do {
             try socket.connect(to: path)
@@ -59,4 +64,12 @@ public final class CameraRemoteClient: Sendable {
         }
         return parsed
     }
+}
+
+extension CameraRemoteClient {
+    /// The process serving the socket (the camera screen's pid), from the kernel rather than from its word.
+    var peerProcessID: Int32? { socket.peerProcessID }
+
+    /// A shorter wait for replies than the 30 s default, for tests that must not hang.
+    func setReceiveTimeoutForTests(seconds: Int) { socket.setReceiveTimeout(seconds: seconds) }
 }

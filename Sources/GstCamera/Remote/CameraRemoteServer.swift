@@ -15,6 +15,7 @@ public final class CameraRemoteServer: Sendable {
     private let perform: @Sendable (CameraAction) async -> CameraActionOutcome
     private let status: @Sendable () -> CameraOperator.Status
     private let stopped = Atomic<Bool>(false)
+    private let connections = Atomic<Int>(0)
 
     private init(path: String, socket: UnixSocket, perform: @escaping @Sendable (CameraAction) async -> CameraActionOutcome,
                  status: @escaping @Sendable () -> CameraOperator.Status) {
@@ -28,12 +29,15 @@ public final class CameraRemoteServer: Sendable {
     /// removed first; a live one means another session serves this camera, which is an error.
     public static func start(path: String, status: @escaping @Sendable () -> CameraOperator.Status,
                              perform: @escaping @Sendable (CameraAction) async -> CameraActionOutcome) throws -> CameraRemoteServer {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        if folder == RemoteSocketPath.fallbackFolder() { try makePrivateFolder(folder) }
+        let folder = RuntimeFolder.of(path)
+        if folder == RemoteSocketPath.fallbackFolder() { try RuntimeFolder.makePrivate(folder) }
+        if let reason = RuntimeFolder.distrust(folder) {
+            throw RemoteProtocolError("\(reason); set XDG_RUNTIME_DIR to a private folder")
+        }
         switch CameraRemoteClient.connect(to: path) {
         case .connected:
             throw RemoteProtocolError("another gstcam session already listens on \(path)")
-        case .noSession, .removedStale:
+        case .noSession, .removedStale, .untrusted:
             break
         }
         let socket: UnixSocket
@@ -75,40 +79,49 @@ public final class CameraRemoteServer: Sendable {
 
     deinit { stop() }
 
-    private static func makePrivateFolder(_ folder: String) throws {
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw RemoteProtocolError("cannot create \(folder): \(String(cString: strerror(errno)))")
-        }
-        var info = stat()
-        guard lstat(folder, &info) == 0, info.st_uid == getuid(), (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw RemoteProtocolError("\(folder) is not a folder of this user; remove it or set XDG_RUNTIME_DIR")
-        }
-        if info.st_mode & 0o077 != 0 { chmod(folder, 0o700) }
-    }
+    /// Connections served at once; more are told so and closed, so a flood cannot exhaust threads.
+    static let maximumConnections = 64
+    /// How long a connection may stay silent before it is closed: a client that connects and says nothing
+    /// holds a thread, never the camera or other clients.
+    static let idleSeconds = 10
 
     private func acceptConnections() {
         while !stopped.load(ordering: .relaxed), let client = socket.accept() {
-            let thread = Thread { [self] in serve(client) }
+            guard connections.add(1, ordering: .relaxed).newValue <= Self.maximumConnections else {
+                connections.subtract(1, ordering: .relaxed)
+                client.write(Self.errorLine("too many connections (\(Self.maximumConnections)); try again"))
+                continue
+            }
+            let thread = Thread { [self] in
+                serve(client)
+                connections.subtract(1, ordering: .relaxed)
+            }
             thread.name = "gstcam-remote-client"
             thread.start()
         }
     }
 
     private func serve(_ client: UnixSocket) {
-        client.setReceiveTimeout(seconds: 60)
+        client.setReceiveTimeout(seconds: Self.idleSeconds)
         var reader = LineReader(socket: client)
         while !stopped.load(ordering: .relaxed) {
             switch reader.next() {
             case .end:
                 return
             case .tooLong:
-                client.write(Array((RemoteRequest.encode(["ok": false, "error": "request line too long"]) + "\n").utf8))
+                client.write(Self.errorLine("request line too long"))
                 return
             case let .text(line):
-                if line.allSatisfy(\.isWhitespace) { continue }
-                guard client.write(Array((answer(line) + "\n").utf8)) else { return }
+                let reply = line.allSatisfy(\.isWhitespace)
+                    ? RemoteRequest.encode(["ok": false, "error": "empty request: send one JSON object per line, e.g. {\"command\":\"status\"}"])
+                    : answer(line)
+                guard client.write(Array((reply + "\n").utf8)) else { return }
             }
         }
+    }
+
+    private static func errorLine(_ text: String) -> [UInt8] {
+        Array((RemoteRequest.encode(["ok": false, "error": text]) + "\n").utf8)
     }
 
     /// The reply line for one request line.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The line-based JSON protocol of a running camera screen (docs/camera-screen.md): one JSON object per line
 /// in, one JSON object per line back, in order. Every reply has "ok"; a failed request has "error" instead of
@@ -17,22 +18,54 @@ enum RemoteRequest: Equatable {
             return .failure(RemoteProtocolError("no \"command\": expected one of \(commands.joined(separator: ", "))"))
         }
         func number(_ key: String) -> Double? { (object[key] as? NSNumber).map(\.doubleValue) }
+        /// A field of the wrong type is refused, never ignored: `"path":12` must not send the photo elsewhere.
+        func field<T>(_ key: String, _ type: T.Type, _ expected: String) -> Result<T?, RemoteProtocolError> {
+            guard let value = object[key], !(value is NSNull) else { return .success(nil) }
+            if T.self == Bool.self {
+                guard Self.isJSONBoolean(value), let flag = value as? Bool else { return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)")) }
+                return .success(flag as? T)
+            }
+            if T.self == Double.self {
+                guard !Self.isJSONBoolean(value), let number = (value as? NSNumber)?.doubleValue else {
+                    return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)"))
+                }
+                return .success(number as? T)
+            }
+            guard let typed = value as? T else { return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)")) }
+            return .success(typed)
+        }
         switch command {
         case "status":
             return .success(.status)
         case "capture":
-            let overwrite = object["overwrite"] as? Bool ?? false
-            if let path = object["path"] as? String {
-                guard path.hasPrefix("/") else { return .failure(RemoteProtocolError("\"path\" must be absolute: \(path)")) }
-                return .success(.action(.captureTo(path: path, overwrite: overwrite)))
+            let overwrite: Bool?, path: String?, directory: String?
+            switch (field("overwrite", Bool.self, "true or false"), field("path", String.self, "a string: an absolute file path"),
+                    field("directory", String.self, "a string: an absolute folder path")) {
+            case let (.failure(error), _, _), let (_, .failure(error), _), let (_, _, .failure(error)): return .failure(error)
+            case let (.success(o), .success(p), .success(d)): (overwrite, path, directory) = (o, p, d)
             }
-            if let directory = object["directory"] as? String {
+            if path != nil, directory != nil { return .failure(RemoteProtocolError("give \"path\" or \"directory\", not both")) }
+            if let path {
+                guard path.hasPrefix("/") else { return .failure(RemoteProtocolError("\"path\" must be absolute: \(path)")) }
+                return .success(.action(.captureTo(path: path, overwrite: overwrite ?? false)))
+            }
+            if let directory {
                 guard directory.hasPrefix("/") else { return .failure(RemoteProtocolError("\"directory\" must be absolute: \(directory)")) }
+                if let problem = problemWithDirectory(directory) { return .failure(problem) }
                 return .success(.action(.captureInto(directory: directory)))
             }
             return .success(.action(.capture))
         case "zoom":
-            if let factor = number("factor"), factor.isFinite { return .success(.action(.zoom(factor: factor))) }
+            switch field("factor", Double.self, "a number: the zoom factor, 1 (no zoom) or more") {
+            case .failure: return .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1…8) or \"step\" (in, out, reset)"))
+            case let .success(factor?):
+                // As `--zoom`: 1 is no zoom; below it (0, negative) there is nothing to show.
+                guard factor.isFinite, factor >= 1 else {
+                    return .failure(RemoteProtocolError("zoom \"factor\" must be 1 (no zoom) or more, like --zoom; got \(factor)"))
+                }
+                return .success(.action(.zoom(factor: factor)))
+            case .success(nil): break
+            }
             switch object["step"] as? String {
             case "in": return .success(.action(.zoomIn))
             case "out": return .success(.action(.zoomOut))
@@ -40,8 +73,11 @@ enum RemoteRequest: Equatable {
             default: return .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1…8) or \"step\" (in, out, reset)"))
             }
         case "torch":
-            if let on = object["on"] as? Bool { return .success(.action(.torch(on: on))) }
-            return .success(.action(.toggleTorch))
+            switch field("on", Bool.self, "true or false (or left out to toggle)") {
+            case let .failure(error): return .failure(error)
+            case let .success(on?): return .success(.action(.torch(on: on)))
+            case .success(nil): return .success(.action(.toggleTorch))
+            }
         case "focus":
             if let x = number("x"), let y = number("y"), (0...1).contains(x), (0...1).contains(y) {
                 return .success(.action(.focus(at: NormalizedPoint(x: x, y: y))))
@@ -59,6 +95,25 @@ enum RemoteRequest: Equatable {
         default:
             return .failure(RemoteProtocolError("unknown command \"\(command)\": expected one of \(commands.joined(separator: ", "))"))
         }
+    }
+
+    /// JSON's true/false, told apart from the numbers 1 and 0 (which also bridge to Bool through NSNumber).
+    private static func isJSONBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return value is Bool }
+        return String(cString: number.objCType) == "c"
+    }
+
+    /// Requests come from any program of this user; the screen writes into folders that exist (or into the
+    /// gallery, which it creates) and never creates folders elsewhere on their behalf.
+    static func problemWithDirectory(_ directory: String) -> RemoteProtocolError? {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            return info.st_mode & S_IFMT == S_IFDIR ? nil : RemoteProtocolError("\"directory\" \(directory) is not a folder")
+        }
+        let gallery = PhotoLibrary().directory
+        if directory == gallery || directory + "/" == gallery || directory == gallery + "/" { return nil }
+        return RemoteProtocolError("\"directory\" \(directory) does not exist; the camera screen saves only into existing folders "
+            + "(or the gallery, \(gallery)): create it first")
     }
 
     static let commands = ["status", "capture", "zoom", "torch", "focus", "switch"]

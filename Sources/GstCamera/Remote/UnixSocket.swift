@@ -48,7 +48,7 @@ final class UnixSocket: Sendable {
         }
     }
 
-    func listen(backlog: Int32 = 8) throws(Errno) {
+    func listen(backlog: Int32 = 128) throws(Errno) {
         guard Glibc.listen(descriptor, backlog) == 0 else { throw Errno.current }
     }
 
@@ -63,6 +63,15 @@ final class UnixSocket: Sendable {
             }
             if errno != EINTR && errno != ECONNABORTED { return nil }
         }
+    }
+
+    /// The process at the other end (SO_PEERCRED), as the kernel recorded it when the connection was made.
+    var peerProcessID: Int32? {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; } — Glibc's module hides it behind _GNU_SOURCE.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else { return nil }
+        return credentials.pid
     }
 
     /// Wakes a blocked `accept` or `read` (they then return nil / 0).

@@ -31,7 +31,7 @@ public final class CameraOperator: Sendable {
         guard let device = session.device else { return nil }
         return state.withLock { state in
             if state.controlsDevice != device {
-                state.controls = try? CameraControls(devicePath: device)
+                state.controls = try? session.controls(of: device)  // the session puts back what the keys change
                 state.controlsDevice = device
             }
             return state.controls

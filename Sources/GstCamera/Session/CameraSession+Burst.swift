@@ -28,7 +28,7 @@ extension CameraSession {
         let collision = PhotoNameCollision(overwrite: overwrite)
         // The folder is checked (and the first name, unless overwriting) before any frame is taken.
         let prepare: @Sendable () throws -> Void = {
-            try AtomicPhotoWriter(finalPath: names.path(forShot: 1), collision: collision, format: format).discard()
+            try PhotoOutput(finalPath: names.path(forShot: 1), collision: collision, format: format).discard()
         }
         return photoSequence(count: count, interval: interval, format: format, collision: collision,
                              prepare: prepare, path: names.path(forShot:))
@@ -112,7 +112,7 @@ extension CameraSession {
             }
             // The next frame is encoded while this one is written.
             if schedule == nil { try await topUp() }
-            let savedPath = try AtomicPhotoWriter.write(image.bytes, to: path(shot.number), collision: collision, format: format)
+            let savedPath = try PhotoOutput.save(image.bytes, to: path(shot.number), collision: collision, format: format)
             let photo = Photo(path: savedPath, width: image.width, height: image.height,
                               duration: clock.now - shot.requested)
             saved += 1

@@ -6,7 +6,13 @@ extension CameraSession {
     public func controls() throws -> CameraControls {
         guard pipelineUsesDevice else { throw CameraError.noDeviceControls(pipeline: pipelinePath) }
         guard let device = device else { throw CameraError.notRunning(state: state.description) }
-        return try CameraControls(devicePath: device)
+        return try controls(of: device)
+    }
+
+    /// The controls of `device` as this session changes them: values it writes are put back when it ends
+    /// (`ControlRestorer`).
+    func controls(of device: String) throws(CameraError) -> CameraControls {
+        try CameraControls(devicePath: device, restorer: controlRestorer)
     }
 
     /// The controls of a camera whose flash can fire, armed; `flashUnavailable` otherwise (checked before a
@@ -23,7 +29,7 @@ extension CameraSession {
     func applyConfiguredControls(device: String?) throws -> [CameraControl] {
         guard !configuration.controls.isEmpty else { return [] }
         guard let device else { throw CameraError.noDeviceControls(pipeline: pipelinePath) }
-        let controls = try CameraControls(devicePath: device)
+        let controls = try controls(of: device)
         return try configuration.controls.map { try controls.set($0.name, to: $0.value) }
     }
 }

@@ -34,7 +34,7 @@ extension CameraSession {
             throw CameraError.missingPipelineElement(file: pipelinePath, name: "zoom", purpose: "the videocrop that does digital zoom")
         }
         let size = zoomInputSize(of: pipeline) ?? (configuration.width, configuration.height)
-        let controls = try pipeline.device.map { try CameraControls(devicePath: $0) }
+        let controls = try pipeline.device.map { try self.controls(of: $0) }
         let optical = try controls?.opticalZoom()
         let digitalMaximum = DigitalZoomCrop.maximumFactor(width: size.0, height: size.1, limit: Zoom.maximumDigitalFactor)
         var applied = zoom

@@ -64,6 +64,9 @@ public final class CameraSession: Sendable {
 
     let shared = Mutex(Shared())
 
+    /// The controls' values before this session changed them, put back when it ends.
+    let controlRestorer = ControlRestorer()
+
     /// Loads the pipeline file (and the branch files the session adds at run time) without touching a device.
     public init(configuration: CameraConfiguration = CameraConfiguration()) throws {
         self.configuration = configuration
@@ -269,6 +272,7 @@ public final class CameraSession: Sendable {
             throw CameraError.missingPipelineElement(file: file, name: name, purpose: purpose)
         }
         let tee = pipeline.child(named: "split")!
+        try PipelineContract.checkSplit(tee, file: file)
         let preview = pipeline.child(named: "preview")!
         guard gstcam_is_app_sink(preview.pointer) != 0 else {
             throw CameraError.badPipelineFile(file: file, detail: "the element named \"preview\" must be an appsink")
@@ -342,6 +346,7 @@ public final class CameraSession: Sendable {
             pipeline.bus.postWakeUp(Self.busStopMessage)
             stuck = !Self.bringToNull(pipeline, within: Self.stopDeadline)
         }
+        controlRestorer.restoreAll()
         for observer in eventObservers.values {
             if stuck, let pipeline {
                 observer.yield(.warning("\(pipeline.device ?? pipelineFile.path) did not stop within "
@@ -474,15 +479,14 @@ public final class CameraSession: Sendable {
         await operations.begin()
         defer { operations.end() }
         let flashControls = try flash ? flashReadyControls() : nil
-        let output = try AtomicPhotoWriter(finalPath: path, collision: collision, format: format)
+        let output = try PhotoOutput(finalPath: path, collision: collision, format: format)
         do {
             let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
             let image = try await pipeline.shutter.branch(for: format)
                 .takeImage(tags: tags, timeout: configuration.photoTimeout, what: "A frame for the photo",
                            beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let size = (width: image.width, height: image.height)
-            try output.write(image.bytes)
-            let saved = try output.commit()
+            let saved = try output.save(image.bytes)
             let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)
             notify(.photoSaved(photo))
             return photo

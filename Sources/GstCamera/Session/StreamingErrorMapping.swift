@@ -24,7 +24,7 @@ extension CameraError {
         if domain == "gst-resource-error-quark" {
             switch GstResourceError(rawValue: UInt32(code)) {
             case GST_RESOURCE_ERROR_BUSY:
-                return .deviceBusy(path: path, holder: DeviceHolders.describe(holding: path))
+                return DeviceHolders.busyError(path: path)
             case GST_RESOURCE_ERROR_NOT_AUTHORIZED:
                 return .permissionDenied(path: path)
             case GST_RESOURCE_ERROR_NOT_FOUND:
@@ -32,7 +32,7 @@ extension CameraError {
             case GST_RESOURCE_ERROR_OPEN_READ, GST_RESOURCE_ERROR_OPEN_READ_WRITE:
                 if debugText.contains("Permission denied") { return .permissionDenied(path: path) }
                 if debugText.contains("Device or resource busy") {
-                    return .deviceBusy(path: path, holder: DeviceHolders.describe(holding: path))
+                    return DeviceHolders.busyError(path: path)
                 }
                 if debugText.contains("No such file") { return .noSuchDevice(path: path, available: []) }
             case GST_RESOURCE_ERROR_NO_SPACE_LEFT:

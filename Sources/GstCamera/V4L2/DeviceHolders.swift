@@ -1,24 +1,51 @@
 import Glibc
 
-/// Which other processes have a device open, found the way fuser(1) does: every /proc/PID/fd link that points
-/// at the path. Processes of other users are visible only to root, so the answer may be incomplete.
+/// Which other processes have a device open, found the way fuser(1) does, so a "busy" error can name them:
+/// - a /proc/PID/fd link naming the device, or leading to the same node by another name (a /dev/v4l/by-id
+///   link, a second node with the same device number, a path in another mount namespace: compared by stat);
+/// - a /proc/PID/maps line naming the device: a process that closed its descriptor but still maps the
+///   camera's buffers keeps the device busy;
+/// - the virtual camera's owner record (`VirtualCameraOwner`), whose descriptors are sockets, not the node.
+/// Processes of other users are visible only to root, so the answer may be incomplete.
 enum DeviceHolders {
     struct Holder: Equatable {
         let pid: Int32
         let command: String
     }
 
-    static func processes(holding path: String) -> [Holder] {
-        guard let proc = opendir("/proc") else { return [] }
-        defer { closedir(proc) }
-        let me = getpid()
-        var holders: [Holder] = []
-        while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = Int32(name), pid != me, holds(pid: pid, path) else { continue }
-            holders.append(Holder(pid: pid, command: command(of: pid)))
+    /// What a device (or file) is, independent of the name it is reached by.
+    private struct Identity: Equatable {
+        let names: Set<String>
+        let device: dev_t
+        let inode: ino_t
+        let characterDevice: dev_t?
+
+        init?(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            var names: Set = [path]
+            if let resolved = realpath(path, nil) {
+                names.insert(String(cString: resolved))
+                free(resolved)
+            }
+            self.names = names
+            device = info.st_dev
+            inode = info.st_ino
+            characterDevice = info.st_mode & S_IFMT == S_IFCHR ? info.st_rdev : nil
         }
-        return holders.sorted { $0.pid < $1.pid }
+
+        func matches(_ info: stat) -> Bool {
+            if let characterDevice { return info.st_mode & S_IFMT == S_IFCHR && info.st_rdev == characterDevice }
+            return info.st_dev == device && info.st_ino == inode
+        }
+    }
+
+    static func processes(holding path: String) -> [Holder] {
+        guard let identity = Identity(path) else { return [] }
+        let me = getpid()
+        var pids = Set(processIDs().filter { $0 != me && holds(pid: $0, identity) })
+        if let owner = VirtualCameraOwner.pid(of: path), owner != me { pids.insert(owner) }
+        return pids.sorted().map { Holder(pid: $0, command: command(of: $0)) }
     }
 
     /// "PID 1234 (cheese)", or several joined with "and"; nil when none is visible.
@@ -28,16 +55,40 @@ enum DeviceHolders {
         return holders.map { "PID \($0.pid) (\($0.command))" }.joined(separator: " and ")
     }
 
-    private static func holds(pid: Int32, _ path: String) -> Bool {
-        guard let fds = opendir("/proc/\(pid)/fd") else { return false }
-        defer { closedir(fds) }
+    /// The error for a camera that answered EBUSY: our own camera screen when its socket answers for this
+    /// camera (with what to do instead), else `deviceBusy` naming the holders that can be seen.
+    static func busyError(path: String) -> CameraError {
+        if let pid = CameraScreenHolder.pid(for: path) { return .heldByCameraScreen(path: path, pid: pid) }
+        return .deviceBusy(path: path, holder: describe(holding: path))
+    }
+
+    private static func processIDs() -> [Int32] {
+        ((try? SystemCalls.directoryEntries("/proc")) ?? []).compactMap { Int32($0) }
+    }
+
+    private static func holds(pid: Int32, _ identity: Identity) -> Bool {
+        let folder = "/proc/\(pid)/fd"
+        for name in (try? SystemCalls.directoryEntries(folder)) ?? [] {
+            guard let target = try? SystemCalls.readLink(folder + "/" + name) else { continue }
+            if identity.names.contains(target) { return true }
+            // Sockets, pipes and anonymous inodes ("socket:[…]") cannot be the device; anything with a path is
+            // compared by what it is, through the link (stat follows it to the open file itself).
+            if target.hasPrefix("/"), let info = try? SystemCalls.status(folder + "/" + name), identity.matches(info) { return true }
+        }
+        return mapsDevice(pid: pid, identity)
+    }
+
+    /// Whether /proc/PID/maps has a mapping of the device (the pathname is the line's last field).
+    private static func mapsDevice(pid: Int32, _ identity: Identity) -> Bool {
+        guard let file = fopen("/proc/\(pid)/maps", "r") else { return false }
+        defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 4096)
-        while let entry = readdir(fds) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard Int(name) != nil else { continue }
-            let count = readlink("/proc/\(pid)/fd/\(name)", &buffer, buffer.count - 1)
-            guard count > 0 else { continue }
-            if String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == path { return true }
+        while fgets(&buffer, Int32(buffer.count), file) != nil {
+            let line = String(cString: buffer)
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            var mapped = String(line[slash...])
+            while mapped.last == "\n" { mapped.removeLast() }
+            if identity.names.contains(mapped) { return true }
         }
         return false
     }
@@ -47,14 +98,39 @@ enum DeviceHolders {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 64)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return "?" }
-        return String(cString: buffer).trimmingCharacters(in: "\n")
+        var text = String(cString: buffer)
+        while text.last == "\n" { text.removeLast() }
+        return text
     }
 }
 
-private extension String {
-    func trimmingCharacters(in characters: Character) -> String {
-        var text = self
-        while text.last == characters { text.removeLast() }
-        return text
+/// The project's virtual camera (docs/virtual-camera.md) records which process streams each device in
+/// `$VCAM_STATE_DIR/<name>/owner` (default state dir /dev/shm/vcam-UID): its descriptors are sockets, so
+/// /proc/PID/fd cannot show them. Read only when such a record exists and its process is alive.
+enum VirtualCameraOwner {
+    static func pid(of path: String) -> Int32? {
+        let root = getenv("VCAM_STATE_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/dev/shm/vcam-\(getuid())"
+        let record = root + "/" + FilePath.lastComponent(of: path) + "/owner"
+        guard let descriptor = try? SystemCalls.open(record, O_RDONLY) else { return nil }
+        defer { SystemCalls.close(descriptor) }
+        let text = String(decoding: (try? SystemCalls.read(descriptor, count: 32, at: 0)) ?? [], as: UTF8.self)
+        guard let pid = Int32(text.filter(\.isNumber)), pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return nil }
+        return pid
+    }
+}
+
+/// A gstcam camera screen serving this camera: its socket (`RemoteSocketPath`) answers, and the peer's
+/// credentials (SO_PEERCRED) say which process it is — it holds the camera.
+enum CameraScreenHolder {
+    static func pid(for devicePath: String) -> Int32? {
+        var resolved = devicePath
+        if let real = realpath(devicePath, nil) {
+            resolved = String(cString: real)
+            free(real)
+        }
+        let socketPath = RemoteSocketPath.path(forDevice: resolved)
+        guard case let .connected(client) = CameraRemoteClient.connect(to: socketPath),
+              let pid = client.peerProcessID, pid != getpid() else { return nil }
+        return pid
     }
 }

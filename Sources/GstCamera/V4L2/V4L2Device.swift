@@ -60,7 +60,7 @@ extension CameraError {
         switch code {
         case ENOENT: self = .noSuchDevice(path: path, available: [])
         case EACCES, EPERM: self = .permissionDenied(path: path)
-        case EBUSY: self = .deviceBusy(path: path, holder: DeviceHolders.describe(holding: path))
+        case EBUSY: self = DeviceHolders.busyError(path: path)
         case ENODEV, ENXIO: self = .deviceGone(path: path)
         case ENOTTY where operation == "VIDIOC_QUERYCAP":
             self = .notCaptureDevice(path: path, reason: "not a V4L2 device")
