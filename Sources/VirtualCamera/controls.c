@@ -58,6 +58,12 @@ static const struct vcam_control test_ro_int32 = {VIVID_CID(12), V4L2_CTRL_TYPE_
                                                   V4L2_CTRL_FLAG_READ_ONLY, NULL};
 static const struct vcam_control vivid_class = {VCAM_CID_VIVID_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "Vivid Controls", 0, 0, 0, 0, CLASS_FLAGS, NULL};
 static const struct vcam_control vivid_disconnect = {VCAM_CID_VIVID_DISCONNECT, V4L2_CTRL_TYPE_BUTTON, "Disconnect", 0, 0, 0, 0, BUTTON_FLAGS, NULL};
+static const struct vcam_control vivid_dropped = {VCAM_CID_VIVID_DROPPED_PERCENT, V4L2_CTRL_TYPE_INTEGER, "Percentage of Dropped Buffers", 0, 100, 1, 0, 0, NULL};
+static const struct vcam_control vivid_buf_flag_error = {VCAM_CID_VIVID_BUF_FLAG_ERROR, V4L2_CTRL_TYPE_BUTTON, "Inject V4L2_BUF_FLAG_ERROR", 0, 0, 0, 0, BUTTON_FLAGS, NULL};
+static const struct vcam_control vivid_reqbufs_error = {VCAM_CID_VIVID_REQBUFS_ERROR, V4L2_CTRL_TYPE_BUTTON, "Inject VIDIOC_REQBUFS Error", 0, 0, 0, 0, BUTTON_FLAGS, NULL};
+static const struct vcam_control vivid_qbuf_error = {VCAM_CID_VIVID_QBUF_ERROR, V4L2_CTRL_TYPE_BUTTON, "Inject VIDIOC_QBUF Error", 0, 0, 0, 0, BUTTON_FLAGS, NULL};
+static const struct vcam_control vivid_streamon_error = {VCAM_CID_VIVID_STREAMON_ERROR, V4L2_CTRL_TYPE_BUTTON, "Inject VIDIOC_STREAMON Error", 0, 0, 0, 0, BUTTON_FLAGS, NULL};
+static const struct vcam_control vivid_fatal_error = {VCAM_CID_VIVID_FATAL_ERROR, V4L2_CTRL_TYPE_BUTTON, "Inject Fatal Streaming Error", 0, 0, 0, 0, BUTTON_FLAGS, NULL};
 
 // ROI limits: the whole largest frame at most, one pixel at least.
 static const struct v4l2_rect roi_min = {0, 0, 1, 1};
@@ -70,6 +76,7 @@ static const struct vcam_control *const all_controls[] = {
     &focus_abs, &focus_auto, &zoom_abs, &af_start, &af_stop, &af_status, &flash_class, &led_mode, &strobe, &torch,
     &test_button, &test_boolean, &test_int32, &test_int64, &test_menu, &test_string, &test_bitmask, &test_int_menu,
     &test_u32_array, &test_u16_matrix, &test_u8_array, &test_ro_int32, &vivid_class, &vivid_disconnect, &test_area,
+    &vivid_dropped, &vivid_buf_flag_error, &vivid_reqbufs_error, &vivid_qbuf_error, &vivid_streamon_error, &vivid_fatal_error,
 };
 #define NUM_ALL_CONTROLS (sizeof all_controls / sizeof all_controls[0])
 _Static_assert(NUM_ALL_CONTROLS <= VCAM_MAX_CONTROLS, "shared state has a slot for every control");
@@ -177,7 +184,9 @@ void vcam_controls_setup(struct vcam_device *dev) {
         const struct vcam_control *vivid[] = {&test_button, &test_boolean, &test_int32, &test_int64, &test_menu,
                                               &test_string, &test_bitmask, &test_int_menu, &test_u32_array,
                                               &test_u16_matrix, &test_u8_array, &test_area, &test_ro_int32, &vivid_class,
-                                              &vivid_disconnect};
+                                              &vivid_dropped, &vivid_disconnect, &vivid_buf_flag_error,
+                                              &vivid_reqbufs_error, &vivid_qbuf_error, &vivid_streamon_error,
+                                              &vivid_fatal_error};
         for (size_t k = 0; k < sizeof vivid / sizeof vivid[0]; k++) list[n++] = vivid[k];
     }
     if (dev->profile == VCAM_PROFILE_SENSOR) {
@@ -368,6 +377,11 @@ static void apply(struct vcam_open *op, int i, int64_t v) {
         if (vcam_control_value(dev, V4L2_CID_FLASH_LED_MODE, 0) == V4L2_FLASH_LED_MODE_FLASH)
             atomic_store(&dev->shared->strobe_pending, 2);
         break;
+    case VCAM_CID_VIVID_BUF_FLAG_ERROR: atomic_fetch_or(&dev->shared->injected, VCAM_INJECT_BUF_FLAG_ERROR); break;
+    case VCAM_CID_VIVID_REQBUFS_ERROR: atomic_fetch_or(&dev->shared->injected, VCAM_INJECT_REQBUFS); break;
+    case VCAM_CID_VIVID_QBUF_ERROR: atomic_fetch_or(&dev->shared->injected, VCAM_INJECT_QBUF); break;
+    case VCAM_CID_VIVID_STREAMON_ERROR: atomic_fetch_or(&dev->shared->injected, VCAM_INJECT_STREAMON); break;
+    case VCAM_CID_VIVID_FATAL_ERROR: atomic_fetch_or(&dev->shared->injected, VCAM_INJECT_FATAL); break;
     case VCAM_CID_VIVID_DISCONNECT:
         // Every handle (of every process) fails from its next ioctl on; this one still succeeds.
         vcam_disconnect(dev);
@@ -814,4 +828,9 @@ int vcam_event_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     }
     pthread_mutex_unlock(&dev->lock);
     return r;
+}
+
+// Takes one pending injected error (any process may have pressed the button); true if it was pending.
+bool vcam_take_injected(struct vcam_device *dev, uint32_t bit) {
+    return (atomic_fetch_and(&dev->shared->injected, ~bit) & bit) != 0;
 }

@@ -240,6 +240,8 @@ static int reqbufs(struct vcam_open *op, struct v4l2_requestbuffers *rb) {
     if (r) return r;
     if (queue_busy(op)) return -EBUSY;
     if (dev->streaming) return -EBUSY;
+    dev->queue_error = false;
+    if (rb->count && vcam_take_injected(dev, VCAM_INJECT_REQBUFS)) return -EINVAL;   // vivid: queue_setup fails
     vcam_buffers_free_locked(dev);
     if (rb->count == 0) {
         dev->queue_owner = NULL;
@@ -296,6 +298,8 @@ static int qbuf(struct vcam_open *op, struct v4l2_buffer *b) {
     if (b->flags & V4L2_BUF_FLAG_REQUEST_FD) return -EBADR;
     struct vcam_buffer *buf = dev->buffers[b->index];
     if (buf->queued || buf->done) return -EINVAL;
+    if (dev->queue_error) return -EIO;
+    if (vcam_take_injected(dev, VCAM_INJECT_QBUF)) return -EINVAL;   // vivid: buf_prepare fails
     buf->queued = true;
     buf->v.bytesused = 0;
     dev->queued[dev->nqueued++] = (int)b->index;
@@ -309,8 +313,9 @@ static int dqbuf(struct vcam_open *op, struct v4l2_buffer *b) {
     if (b->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
     if (queue_busy(op)) return -EBUSY;
     if (b->memory != V4L2_MEMORY_MMAP) return -EINVAL;
-    while (!dev->ndone) {
+    while (!dev->ndone || dev->queue_error) {
         if (op->dead) return -ENODEV;
+        if (dev->queue_error) return -EIO;
         if (!dev->streaming) return -EINVAL;
         if (fcntl(op->own_fd, F_GETFL) & O_NONBLOCK) return -EAGAIN;
         pthread_cond_wait(&dev->cond, &dev->lock);
@@ -332,6 +337,7 @@ static int streamon(struct vcam_open *op, const int *type) {
     if (queue_busy(op)) return -EBUSY;
     if (!dev->nbuffers) return -EINVAL;
     if (dev->streaming) return 0;
+    if (vcam_take_injected(dev, VCAM_INJECT_STREAMON)) return -EINVAL;   // vivid: start_streaming fails
     while (dev->producer_alive) pthread_cond_wait(&dev->cond, &dev->lock);   // a stopping stream's thread
     dev->streaming = true;
     dev->sequence = 0;
@@ -355,6 +361,7 @@ static int streamoff(struct vcam_open *op, const int *type) {
     if (r) return r;
     if (queue_busy(op)) return -EBUSY;
     vcam_stop_streaming_locked(dev);
+    dev->queue_error = false;
     return 0;
 }
 

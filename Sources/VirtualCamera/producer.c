@@ -33,6 +33,9 @@ void *vcam_producer_main(void *arg) {
         bool unplugged = vcam_fault_unplugged(dev) || vcam_fault_disconnected(dev);
         bool stalled = !unplugged && vcam_fault_stalled(dev);
         int drop = unplugged || stalled ? 0 : vcam_fault_drop_percent(dev);
+        int dropped_control = (int)vcam_control_value(dev, VCAM_CID_VIVID_DROPPED_PERCENT, 0);
+        if (dropped_control > drop) drop = dropped_control;
+        bool fatal = vcam_take_injected(dev, VCAM_INJECT_FATAL);
         pthread_mutex_lock(&dev->lock);
         if (!dev->streaming) break;
         if (unplugged) {
@@ -40,6 +43,13 @@ void *vcam_producer_main(void *arg) {
             break;
         }
         if (stalled) continue;
+        if (fatal) {
+            // vb2_queue_error: every waiter wakes, QBUF and DQBUF fail with EIO until STREAMOFF.
+            dev->queue_error = true;
+            vcam_socket_signal_ready(dev->queue_owner);
+            pthread_cond_broadcast(&dev->cond);
+            continue;
+        }
         if (drop && (int)(rand_r(&seed) % 100) < drop) {
             dev->sequence++;   // the frame was lost on the way, as a gap in the sequence shows
             continue;
@@ -58,6 +68,8 @@ void *vcam_producer_main(void *arg) {
         b->done = true;
         b->v.bytesused = used;
         b->v.sequence = seq;
+        b->v.flags &= ~V4L2_BUF_FLAG_ERROR;
+        if (vcam_take_injected(dev, VCAM_INJECT_BUF_FLAG_ERROR)) b->v.flags |= V4L2_BUF_FLAG_ERROR;
         b->v.field = V4L2_FIELD_NONE;
         b->v.timestamp.tv_sec = (time_t)(started / 1000000000ull);
         b->v.timestamp.tv_usec = (suseconds_t)(started % 1000000000ull / 1000);

@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define VCAM_SHARED_MAGIC 0x76436171u   // changes whenever struct vcam_shared changes meaning
+#define VCAM_SHARED_MAGIC 0x76436172u   // changes whenever struct vcam_shared changes meaning
 
 static void attach(struct vcam_device *dev);
 
@@ -80,6 +80,7 @@ static void attach(struct vcam_device *dev) {
         uint32_t expect = r;
         if ((r != 1 || spins > 2000) && atomic_compare_exchange_strong(&sh->ready, &expect, 1)) {
             atomic_store(&sh->owner_pid, 0);
+            atomic_store(&sh->injected, 0);
             for (int i = 0; i < VCAM_MAX_HOLDERS; i++) atomic_store(&sh->holder_pid[i], 0), atomic_store(&sh->holder_opens[i], 0);
             for (int i = 0; i < 5; i++) atomic_store(&sh->format[i], 0);
             vcam_controls_init_shared(dev);

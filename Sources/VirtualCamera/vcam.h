@@ -60,6 +60,21 @@ struct vcam_control {
 // Vivid's own control class and the ids vivid gives its disconnect button (vivid-ctrls.c).
 #define VCAM_CID_VIVID_CLASS 0x00f00001
 #define VCAM_CID_VIVID_DISCONNECT 0x00f0f041
+#define VCAM_CID_VIVID_DROPPED_PERCENT 0x00f0f040
+#define VCAM_CID_VIVID_BUF_FLAG_ERROR 0x00f0f042
+#define VCAM_CID_VIVID_REQBUFS_ERROR 0x00f0f043
+#define VCAM_CID_VIVID_QBUF_ERROR 0x00f0f044
+#define VCAM_CID_VIVID_STREAMON_ERROR 0x00f0f045
+#define VCAM_CID_VIVID_FATAL_ERROR 0x00f0f046
+
+// vivid's error injection, pending until the ioctl or frame it affects (bits of vcam_shared.injected).
+enum {
+    VCAM_INJECT_REQBUFS = 1u << 0,
+    VCAM_INJECT_QBUF = 1u << 1,
+    VCAM_INJECT_STREAMON = 1u << 2,
+    VCAM_INJECT_BUF_FLAG_ERROR = 1u << 3,
+    VCAM_INJECT_FATAL = 1u << 4,
+};
 
 // State shared by every process that uses a device: one mmap'ed file per device in the state directory.
 struct vcam_shared {
@@ -73,6 +88,7 @@ struct vcam_shared {
     uint8_t payload[VCAM_PAYLOAD_BYTES]; // string and array control values (each at its control's offset)
     _Atomic int32_t holder_pid[VCAM_MAX_HOLDERS];   // processes that have the device open …
     _Atomic int32_t holder_opens[VCAM_MAX_HOLDERS]; // … and how many open file handles each has
+    _Atomic uint32_t injected;         // VCAM_INJECT_* errors waiting for their ioctl or frame
     _Atomic uint32_t format[5];        // current fourcc, width, height, interval numerator, denominator (0: default)
 };
 
@@ -114,6 +130,7 @@ struct vcam_device {
     int queued[VCAM_MAX_BUFFERS], nqueued;     // FIFO of buffer indexes given to the "hardware"
     int done[VCAM_MAX_BUFFERS], ndone;         // FIFO of filled buffer indexes
     bool streaming;
+    bool queue_error;                 // vb2_queue_error: QBUF and DQBUF fail with EIO until STREAMOFF
     bool producer_alive;              // the producer thread has not finished yet (it clears this)
     pthread_t producer;
     uint32_t sequence;
@@ -189,6 +206,7 @@ void vcam_controls_init_shared(struct vcam_device *dev);
 int vcam_control_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 int64_t vcam_control_value(struct vcam_device *dev, uint32_t id, int64_t fallback);
 void vcam_controls_notice_foreign_changes_locked(struct vcam_device *dev);
+bool vcam_take_injected(struct vcam_device *dev, uint32_t bit);
 void vcam_event_push_locked(struct vcam_open *op, const struct v4l2_event *ev);
 int vcam_event_ioctl(struct vcam_open *op, unsigned long request, void *arg);
 

@@ -167,6 +167,36 @@ private func v4l2ctl(_ arguments: [String], _ environment: [String: String]) thr
         #expect(!list.output.contains("2: Menu Item 2"), "the menu has a hole at 2, as vivid's")
     }
 
+    /// vivid's error injection buttons, pressed with v4l2-ctl as on vivid (docs/virtual-camera.md).
+    @Test func errorInjectionFailsTheNextIoctlOnceAsVividDoes() throws {
+        let device = try privateDevice("/dev/video0=vivid")
+        _ = try v4l2ctl(["-d", "/dev/video0", "--set-fmt-video", "width=320,height=180", "-p", "25"], device)
+        let stream = ["-d", "/dev/video0", "--stream-mmap", "--stream-count=3"]
+        for (button, ioctl) in [("inject_vidioc_streamon_error", "VIDIOC_STREAMON"), ("inject_vidioc_qbuf_error", "VIDIOC_QBUF"),
+                                ("inject_vidioc_reqbufs_error", "VIDIOC_REQBUFS")] {
+            #expect(try v4l2ctl(["-d", "/dev/video0", "-c", "\(button)=1"], device).status == 0)
+            let failed = try v4l2ctl(stream, device)
+            #expect(failed.combined.contains("\(ioctl) returned -1 (Invalid argument)"), "\(button): \(failed.combined)")
+            let next = try v4l2ctl(stream, device)
+            #expect(!next.combined.contains("returned -1"), "only once: \(next.combined)")
+        }
+    }
+
+    @Test func fatalErrorAndErrorFlagAndDroppedBuffersShowWhileStreaming() throws {
+        let device = try privateDevice("/dev/video0=vivid")
+        _ = try v4l2ctl(["-d", "/dev/video0", "--set-fmt-video", "width=320,height=180", "-p", "25"], device)
+        try #require(try v4l2ctl(["-d", "/dev/video0", "-c", "inject_v4l2_buf_flag_error=1"], device).status == 0)
+        let flagged = try v4l2ctl(["-d", "/dev/video0", "--stream-mmap", "--stream-count=3", "--verbose"], device)
+        #expect(flagged.combined.contains("seq:      0 bytesused: 115200") && flagged.combined.contains("(error, ts-monotonic"),
+                "the first frame carries V4L2_BUF_FLAG_ERROR: \(flagged.combined)")
+        try #require(try v4l2ctl(["-d", "/dev/video0", "-c", "inject_fatal_streaming_error=1"], device).status == 0)
+        let fatal = try v4l2ctl(["-d", "/dev/video0", "--stream-mmap", "--stream-count=10"], device)
+        #expect(fatal.combined.contains("VIDIOC_DQBUF: failed: Input/output error"), "\(fatal.combined)")
+        try #require(try v4l2ctl(["-d", "/dev/video0", "-c", "percentage_of_dropped_buffers=100"], device).status == 0)
+        let none = try runTool("timeout", ["-s", "KILL", "3", "v4l2-ctl", "-d", "/dev/video0", "--stream-mmap", "--stream-count=1"], environment: device)
+        #expect([9, 124, 137].contains(none.status), "every frame dropped: nothing to dequeue (\(none.combined))")
+    }
+
     @Test func valuesTheControlFrameworkRefusesAreRefused() throws {
         let device = try privateDevice("/dev/video0=vivid")
         let hole = try v4l2ctl(["-d", "/dev/video0", "-c", "menu=2"], device)
