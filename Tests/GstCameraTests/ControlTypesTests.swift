@@ -29,6 +29,15 @@ import Testing
         }
     }
 
+    @Test func aBitmaskTakesOnlyTheBitsOfItsMaskAndSaysWhichAreNot() throws {
+        let bitmask = ControlsUnitTests.control("Bitmask", type: .bitmask, range: 0...0x8040_2010)
+        #expect(try ControlValueParser.parse("0x80400010", for: bitmask) == .integer(0x8040_0010))
+        #expect(throws: CameraError.controlBadValue(name: "bitmask", value: "0x0000000f",
+                                                    expected: "bits of the mask 0x80402010 only (0x0000000f is not in it)")) {
+            try ControlValueParser.parse("0x0000000f", for: bitmask)
+        }
+    }
+
     @Test func aNumberInsideTheRangeThatIsNoMenuItemNamesTheItems() throws {
         let exposure = ControlsUnitTests.control("Auto Exposure", type: .menu, range: 0...3)
         var withHoles = exposure

@@ -48,9 +48,15 @@ public struct CameraControl: Sendable, Hashable {
         guard let value else { return type == .button ? "(button)" : "(write-only)" }
         if let item = selectedMenuItem { return "\(value) (\(PrintableText.escaping(item.name)))" }
         if type == .boolean, let number = value.integer { return number != 0 ? "true" : "false" }
-        if type == .bitmask, let number = value.integer { return "0x" + String(UInt64(bitPattern: number), radix: 16) }
+        if type == .bitmask, let number = value.integer { return Self.bitmaskText(number) }
         if case let .string(text) = value { return "\"" + PrintableText.escaping(text) + "\"" }
         return value.description
+    }
+
+    /// A bitmask as v4l2-ctl prints one: "0x80402010".
+    static func bitmaskText(_ bits: Int64) -> String {
+        let digits = String(UInt32(truncatingIfNeeded: bits), radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
 
     /// Where the value sits in the range, 0…100 (for integer controls). Computed in floating point: the span of

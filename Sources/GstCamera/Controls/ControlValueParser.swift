@@ -43,8 +43,12 @@ enum ControlValueParser {
             guard let number = integer(trimmed), number >= 0, number <= UInt32.max else {
                 throw .controlBadValue(name: control.name, value: shown, expected: "a bit mask such as 0x9")
             }
-            guard UInt64(number) & ~UInt64(control.maximum) == 0 else {
-                throw .controlOutOfRange(name: control.name, value: shown, minimum: 0, maximum: control.maximum, step: 1)
+            // A bitmask's maximum is the set of bits it has, not the top of a range.
+            let outside = UInt64(number) & ~UInt64(control.maximum)
+            guard outside == 0 else {
+                throw .controlBadValue(name: control.name, value: shown,
+                                       expected: "bits of the mask \(CameraControl.bitmaskText(control.maximum)) only "
+                                           + "(\(CameraControl.bitmaskText(Int64(outside))) is not in it)")
             }
             return .integer(number)
         default:
