@@ -25,6 +25,8 @@ final class TerminalScreen: ScreenSurface {
         var lastingMessage: String?
         /// Draws the frames of the session shown now.
         var frameReader: Task<Void, Never>?
+        /// When a frame was last drawn (with the status line under it).
+        var lastFrameDrawn = ContinuousClock.now
     }
 
     private var session: CameraSession { state.withLock { $0.session } }
@@ -48,11 +50,19 @@ final class TerminalScreen: ScreenSurface {
     func inputs() -> AsyncStream<ScreenInput> { keys }
 
     func setStatus(_ text: String) {
-        let waiting = state.withLock { state in
+        let (shown, waiting, framesStopped) = state.withLock { state in
             state.status = text
-            return state.lastingMessage != nil && state.started && !state.restored
+            return (state.started && !state.restored, state.lastingMessage != nil,
+                    ContinuousClock.now - state.lastFrameDrawn > .milliseconds(500))
         }
-        if waiting { drawWithoutPicture() }
+        guard shown else { return }
+        if waiting {
+            drawWithoutPicture()
+        } else if framesStopped {
+            // No frame redraws the line (a stalled camera): the line alone, over the last picture.
+            let (columns, rows) = Self.terminalSize()
+            write(statusLine(columns: columns, rows: rows))
+        }
     }
 
     /// A message in the middle of the screen, instead of the picture, until called with nil.
@@ -194,13 +204,19 @@ final class TerminalScreen: ScreenSurface {
             return state.size.map { $0 != (columns, rows) } ?? false
         }
         let now = ContinuousClock.now
-        let (status, message, focus) = state.withLock { state in
-            (state.status, now < state.messageUntil ? state.message : "", state.focus.flatMap { now < $0.until ? $0.point : nil })
-        }
+        let focus = state.withLock { state in state.focus.flatMap { now < $0.until ? $0.point : nil } }
         var text = (resized ? "\u{1B}[2J" : "") + Self.render(frame, columns: columns, pictureRows: rows - 1, focus: focus)
-        let line = message.isEmpty ? status : message + "  ·  " + status
-        text += "\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[7m" + String(line.prefix(columns)) + "\u{1B}[0m\u{1B}[K"
+        text += statusLine(columns: columns, rows: rows)
+        state.withLock { $0.lastFrameDrawn = .now }
         write(text)
+    }
+
+    /// The status line (a brief message first) in reverse video on the last row.
+    private func statusLine(columns: Int, rows: Int) -> String {
+        let now = ContinuousClock.now
+        let (status, message) = state.withLock { ($0.status, now < $0.messageUntil ? $0.message : "") }
+        let line = message.isEmpty ? status : message + "  ·  " + status
+        return "\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[7m" + String(line.prefix(columns)) + "\u{1B}[0m\u{1B}[K"
     }
 
     /// The picture fitted into `columns` × `pictureRows` cells (two pixels per cell), centred, starting at the
