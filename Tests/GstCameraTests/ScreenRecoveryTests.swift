@@ -1,5 +1,6 @@
 import Foundation
-import GstCamera
+@testable import GstCamera
+import Synchronization
 import Testing
 
 /// The camera screen when its camera goes away and comes back (unplug through the virtual camera's fault files),
@@ -171,18 +172,62 @@ import Testing
         let monitor = CameraMonitor(interval: .milliseconds(100))
         defer { monitor.stop() }
         let camera = try #require(monitor.cameras.first { $0.path == "/dev/video22" })
-        var changes = monitor.changes().makeAsyncIterator()
+        let seen = ChangeLog()
+        let stream = monitor.changes()
+        let reader = Task {
+            for await change in stream { seen.changes.withLock { $0.append(change) } }
+            seen.changes.withLock { $0.append(.removed(camera)) }  // a mark for "the stream ended"
+        }
+        defer { reader.cancel() }
+        func waitFor(_ count: Int) async -> [CameraChange] {
+            for _ in 0..<50 where seen.changes.withLock({ $0.count }) < count { try? await Task.sleep(for: .milliseconds(100)) }
+            return seen.changes.withLock { $0 }
+        }
         _ = FileManager.default.createFile(atPath: unplugged, contents: nil)
-        #expect(await changes.next() == .removed(camera))
+        #expect(await waitFor(1) == [.removed(camera)])
         #expect(!monitor.cameras.contains { $0.path == "/dev/video22" })
         try FileManager.default.removeItem(atPath: unplugged)
-        let added = await changes.next()
-        guard case let .added(again)? = added else { Issue.record("not added: \(String(describing: added))"); return }
+        let changes = await waitFor(2)
+        guard changes.count == 2, case let .added(again) = changes[1] else { Issue.record("not added again: \(changes)"); return }
         #expect(again.isSameCamera(as: camera) && again.name == camera.name)
         #expect(monitor.cameras.contains { $0.path == "/dev/video22" })
+        // Nothing changes: nothing is reported.
+        try? await Task.sleep(for: .milliseconds(400))
+        #expect(seen.changes.withLock { $0.count } == 2)
         monitor.stop()
-        #expect(await changes.next() == nil)
+        #expect(await waitFor(3).count == 3, "the change stream did not end with stop()")
     }
+
+    @Test func monitorChangesCompareCamerasByNodeAndIgnoreTheirPositions() {
+        func camera(_ path: String, _ name: String, index: Int) -> Camera {
+            Camera(index: index, path: path, name: name, driver: "uvcvideo", busInfo: "usb-1", stableID: nil, stablePath: nil,
+                   nodes: [], isInfrared: false, formats: [], features: CameraFeatures(), problem: nil)
+        }
+        let front = camera("/dev/video0", "Front", index: 0), back = camera("/dev/video2", "Back", index: 1)
+        let backFirst = camera("/dev/video2", "Back", index: 0)
+        #expect(CameraMonitor.changes(from: [front, back], to: [backFirst]) == [.removed(front)])
+        #expect(CameraMonitor.changes(from: [backFirst], to: [front, back]) == [.added(front)])
+        let other = camera("/dev/video2", "Other", index: 1)
+        #expect(CameraMonitor.changes(from: [front, back], to: [front, other]) == [.removed(back), .added(other)])
+        #expect(CameraMonitor.changes(from: [front], to: [front]).isEmpty)
+    }
+
+    @Test func frameGapWatchReportsAStallOnceAndItsEnd() {
+        let start = ContinuousClock.now
+        var watch = FrameGapWatch(count: 10, at: start)
+        #expect(watch.update(count: 40, at: start + .seconds(1)) == .flowing)
+        #expect(watch.update(count: 40, at: start + .seconds(3)) == .flowing)
+        #expect(watch.update(count: 40, at: start + .milliseconds(4100)) == .stalled(seconds: 3))
+        #expect(watch.shouldReport() && !watch.shouldReport())
+        #expect(watch.update(count: 40, at: start + .milliseconds(9200)) == .stalled(seconds: 8))
+        #expect(watch.update(count: 41, at: start + .seconds(10)) == .resumed(seconds: 9))
+        #expect(!watch.isStalled && watch.update(count: 42, at: start + .milliseconds(10_100)) == .flowing)
+        #expect(watch.update(count: 42, at: start + .seconds(14)) == .stalled(seconds: 3) && watch.shouldReport())
+    }
+}
+
+final class ChangeLog: Sendable {
+    let changes = Mutex<[CameraChange]>([])
 }
 
 /// `gstcam preview` in a tmux session of its own with a private virtual camera state, for the recovery tests.
