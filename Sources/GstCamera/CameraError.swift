@@ -39,6 +39,13 @@ public enum CameraError: Error, Equatable, Sendable {
     case stateChangeFailed(to: String, detail: String)
     /// No frame arrived in time.
     case timeout(what: String, seconds: Double)
+    /// The camera's driver failed while the session ran (a frame could not be taken from it, or it flagged the
+    /// stream as broken); `reason` says what the driver did, in words.
+    case streamingStopped(device: String, reason: String)
+    /// The driver refused to set up or start streaming (VIDIOC_REQBUFS, QUERYBUF, QBUF or STREAMON failed).
+    case streamStartFailed(device: String, reason: String)
+    /// A running camera sent no frame for `seconds` (`CameraConfiguration.stallTimeout`).
+    case stalled(device: String, seconds: Double)
 
     // MARK: Session use
     /// The call needs a running session.

@@ -28,7 +28,7 @@ extension CameraError: CustomStringConvertible {
                 + matches.map { "  \($0)" }.joined(separator: "\n")
         case let .negotiationFailed(device, detail):
             let on = device.map { " with \($0)" } ?? ""
-            return "Could not agree on a video format\(on): \(detail). List what the camera offers with "
+            return "Could not agree on a video format\(on): \(Self.sentence(detail)). List what the camera offers with "
                 + "`gstcam devices` and pick a size and frame rate from it (--width, --height, --fps)."
         case let .missingElement(factory, package, file):
             let inFile = file.map { " (used by \($0))" } ?? ""
@@ -50,6 +50,15 @@ extension CameraError: CustomStringConvertible {
             return "The pipeline could not go to \(to): \(detail)"
         case let .timeout(what, seconds):
             return "\(what) did not happen within \(Self.seconds(seconds))."
+        case let .streamingStopped(device, reason):
+            return "\(device) stopped streaming: \(Self.sentence(reason)). Unplug the camera and plug it back in "
+                + "(or reload its driver), then start again."
+        case let .streamStartFailed(device, reason):
+            return "\(device) could not start streaming: \(Self.sentence(reason)). Close other programs that use "
+                + "the camera, or unplug it and plug it back in, then try again."
+        case let .stalled(device, seconds):
+            return "\(device) stopped sending frames for \(Self.seconds(seconds)). Check its cable or connection "
+                + "and start again."
         case let .notRunning(state):
             return "The camera session is not running (it is \(state)); start it first."
         case let .outputNotWritable(path, reason):
@@ -91,6 +100,13 @@ extension CameraError: CustomStringConvertible {
 
     static func errnoText(_ code: Int32) -> String {
         String(cString: strerror(code)) + " (errno \(code))"
+    }
+
+    /// A clause that goes inside a sentence: GStreamer's messages end with their own full stop.
+    static func sentence(_ text: String) -> String {
+        var clause = Substring(text)
+        while clause.last == "." || clause.last == " " { clause.removeLast() }
+        return String(clause)
     }
 
     static func seconds(_ value: Double) -> String {

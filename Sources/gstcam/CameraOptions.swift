@@ -18,6 +18,8 @@ struct CameraOptions {
                              sets the exposure point).
       --exposure MODE        auto, or manual:SECONDS (e.g. manual:0.01).
       --set NAME=VALUE       Any control, as `gstcam set` takes it (repeatable; e.g. --set brightness=60%).
+      --stall-timeout SECONDS
+                             Fail when the camera sends no frame for this long (default 5; 0: never, only warn).
     Settings are applied when the camera starts; each is printed (to stderr) as the camera applied it.
     """
 
@@ -54,6 +56,9 @@ struct CameraOptions {
         configuration.controls = try arguments.options("--set").map { setting in
             let (name, value) = try Self.assignment(setting)
             return ControlSetting(name: name, value: value)
+        }
+        if let seconds = try arguments.double("--stall-timeout", minimum: 0) {
+            configuration.stallTimeout = seconds == 0 ? nil : .milliseconds(Int(seconds * 1000))
         }
     }
 

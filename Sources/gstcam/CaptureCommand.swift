@@ -111,6 +111,8 @@ enum CaptureCommand: Command {
             } else {
                 print("Saved \(photo.path) (\(photo.width)x\(photo.height))")
             }
+        } catch let request as ExitRequest {
+            throw request  // a burst that reported its own ending
         } catch where interrupt.didFire {
             Standard.error.write("gstcam: interrupted; nothing was saved.\n")
             throw ExitRequest(status: .interrupted)

@@ -69,8 +69,28 @@ enum PreviewCommand: Command {
             terminal?.restore()
             _ = shutter
         }
-        try await session.start()
+        do {
+            try await session.start()
+        } catch where interrupt.didFire {
+            throw ExitRequest(status: .interrupted)
+        }
         try await camera.adjust(session)
+        // A camera that stops sending frames is said on stderr (the terminal view shows it on its status line).
+        let stallNotices = output == .terminal ? nil : Task {
+            var stalled = false
+            for await event in session.events() {
+                // The first word of a stall and its end; the status line counts the seconds.
+                guard let notice = event.stallNotice else { continue }
+                if case .framesStalled = event {
+                    if stalled { continue }
+                    stalled = true
+                } else {
+                    stalled = false
+                }
+                Standard.error.write("gstcam: \(notice)\n")
+            }
+        }
+        defer { stallNotices?.cancel() }
         // Other gstcam commands for this camera reach this session through its socket; SIGUSR1 also captures.
         var server: CameraRemoteServer?
         if let path = RemoteSocketPath.path(for: configuration) {

@@ -2,6 +2,8 @@ import Glibc
 
 // gstcam: a camera on the command line. Usage errors exit 64, failures exit 1 (see ExitStatus).
 
+Interrupt.install()
+
 let overview = """
 OVERVIEW: gstcam — photos and live preview from V4L2 cameras, built on GStreamer.
 

@@ -16,6 +16,11 @@ public struct CameraConfiguration: Sendable, Equatable {
     public var startTimeout: Duration
     /// Controls set on the camera, in order, as the session starts.
     public var controls: [ControlSetting]
+    /// How long a running camera may send no frame before the session says so (`CameraEvent.framesStalled`).
+    public var stallWarning: Duration = .seconds(2)
+    /// How long a running camera may send no frame before the session fails with `CameraError.stalled`;
+    /// nil only warns.
+    public var stallTimeout: Duration? = .seconds(5)
 
     public init(pipeline: String = "default", device: String? = nil, width: Int = 640, height: Int = 480,
                 framerate: Int = 30, displaySink: String? = nil, jpegQuality: Int = 85,

@@ -59,13 +59,7 @@ extension CameraSession {
                             path: (Int) -> String, yield: (BurstPhoto) -> Void) async throws {
         let limit = count ?? Int.max
         guard limit > 0 else { return }
-        let pipeline: Pipeline = try shared.withLock { shared in
-            guard case .running = shared.state, let pipeline = shared.pipeline else {
-                throw CameraError.notRunning(state: shared.state.description)
-            }
-            return pipeline
-        }
-        let branch = try pipeline.shutter.branch(for: format)
+        let branch = try runningPipeline().shutter.branch(for: format)
         try await shoot(limit: limit, interval: interval, branch: branch, format: format, collision: collision,
                         path: path, yield: yield)
     }
@@ -122,8 +116,7 @@ extension CameraSession {
             let photo = Photo(path: savedPath, width: image.width, height: image.height,
                               duration: clock.now - shot.requested)
             saved += 1
-            let observers = shared.withLock { Array($0.eventObservers.values) }
-            for observer in observers { observer.yield(.photoSaved(photo)) }
+            notify(.photoSaved(photo))
             yield(BurstPhoto(number: shot.number, photo: photo, missedIntervals: shot.missed, late: shot.late))
         }
     }

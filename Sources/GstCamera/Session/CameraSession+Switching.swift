@@ -43,8 +43,7 @@ extension CameraSession {
         let requested = ContinuousClock.now
         await operations.begin()
         defer { operations.end() }
-        let (pipeline, state) = shared.withLock { ($0.pipeline, $0.state) }
-        guard case .running = state, let pipeline else { throw CameraError.notRunning(state: state.description) }
+        let pipeline = try runningPipeline()
         guard pipelineUsesDevice, let current = pipeline.device else {
             throw CameraError.noDeviceControls(pipeline: pipelinePath)
         }

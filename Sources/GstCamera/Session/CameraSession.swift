@@ -1,4 +1,5 @@
 import CGStreamer
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -6,7 +7,9 @@ import Synchronization
 /// takes photos from it while it runs, and always brings it back to NULL (releasing the device).
 ///
 /// Life: `idle` → `start()` → `starting` → (first frame) `running` → `stop()` → `stopped`; any failure
-/// ends in `failed(error)` with the pipeline already NULL.
+/// ends in `failed(error)` with the pipeline already NULL. `stop()` while starting cancels the start (`start()`
+/// throws `CancellationError`). A running camera that fails — unplugged, its driver failing, no frame for
+/// `CameraConfiguration.stallTimeout` — ends the session in `failed` at once, with the camera released.
 public final class CameraSession: Sendable {
     public let configuration: CameraConfiguration
 
@@ -40,6 +43,12 @@ public final class CameraSession: Sendable {
         var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
         var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
         var firstFrame = OneShot<Void>()
+        /// When the newest preview frame arrived (the stall watch measures from it).
+        var lastFrame: ContinuousClock.Instant?
+        /// The whole seconds of silence last reported as `framesStalled`; nil while frames flow.
+        var stalledSeconds: Int?
+        /// When the stall watch last asked the device whether it is still there.
+        var lastPresenceCheck: ContinuousClock.Instant?
         /// The zoom asked for; applied when the pipeline starts and whenever it changes.
         var zoom = Zoom.none
         /// Set while the source is being replaced: errors of the new source end the switch, not the session.
@@ -128,40 +137,101 @@ public final class CameraSession: Sendable {
 
     /// Builds and starts the pipeline; returns once the first frame has arrived. Throws the CameraError that
     /// explains a failure (the session is then `failed`).
+    /// `stop()` during the start cancels it: `start()` then throws `CancellationError` and the session is `stopped`.
     public func start() async throws {
         let firstFrame: OneShot<Void> = try shared.withLock { shared in
             guard case .idle = shared.state else {
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the session was already started (it is \(shared.state))")
             }
+            shared.state = .starting
             return shared.firstFrame
         }
-        transition(to: .starting)
+        notify(.stateChanged(.starting))
+        var built: Pipeline?
         do {
-            let built = try buildPipeline()
-            shared.withLock { $0.pipeline = built }
-            _ = try applyConfiguredControls(device: built.device)
-            startBusThread(built)
-            if built.pipeline.setState(GST_STATE_PLAYING) == .failure {
+            let pipeline = try buildPipeline()
+            built = pipeline
+            try keepStarting(pipeline)
+            _ = try applyConfiguredControls(device: pipeline.device)
+            startBusThread(pipeline)
+            if pipeline.pipeline.setState(GST_STATE_PLAYING) == .failure {
                 // The bus usually says why; give it a moment to arrive before reporting a bare failure.
                 _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
+                try keepStarting()
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "GStreamer refused the state change")
             }
-            let zoom = try applyZoom(shared.withLock { $0.zoom }, to: built)
+            try keepStarting()
+            let zoom = try applyZoom(shared.withLock { $0.zoom }, to: pipeline)
             shared.withLock { $0.zoom = zoom }
-            let what = "The first frame from \(built.device ?? pipelineFile.path)"
+            let what = "The first frame from \(pipeline.device ?? pipelineFile.path)"
             try await firstFrame.value(timeout: configuration.startTimeout, what: what)
-            transition(to: .running)
+            try becomeRunning()
         } catch {
+            if case .stopped = state {
+                // stop() came first and has released whatever pipeline it found; one it could not see yet (made,
+                // or set to PLAYING, after it ran) is brought back to NULL here.
+                if let built { _ = Self.bringToNull(built, within: Self.stopDeadline) }
+                throw CancellationError()
+            }
             let failure = error as? CameraError ?? .streamingFailed(source: pipelineFile.path, detail: "\(error)")
             tearDown(ending: .failed(failure))
             throw failure
         }
     }
 
+    /// Stores the pipeline being started, unless `stop()` came meanwhile (then `CancellationError`).
+    private func keepStarting(_ pipeline: Pipeline? = nil) throws {
+        try shared.withLock { shared in
+            guard case .starting = shared.state else { throw CancellationError() }
+            if let pipeline { shared.pipeline = pipeline }
+        }
+    }
+
+    /// `starting` → `running` once the first frame is in, unless `stop()` or a failure came meanwhile.
+    private func becomeRunning() throws {
+        try shared.withLock { shared in
+            guard case .starting = shared.state else { throw CancellationError() }
+            shared.state = .running
+            shared.lastFrame = .now
+        }
+        notify(.stateChanged(.running))
+    }
+
     /// Stops the pipeline (state NULL, device released) and ends the frame and event streams. Safe to call
-    /// in any state, more than once.
+    /// in any state, more than once; during `start()` it cancels the start. Returns within about
+    /// `stopDeadline` even when a driver does not let go (the pipeline then reaches NULL in the background).
     public func stop() {
         tearDown(ending: .stopped)
+        // Wakes a start() waiting for its first frame; ignored once the first frame came.
+        shared.withLock { $0.firstFrame }.fail(CancellationError())
+    }
+
+    /// How long stopping waits for the pipeline to reach NULL.
+    static let stopDeadline: Duration = .seconds(3)
+
+    /// Brings the pipeline to NULL (which releases the camera) on a thread of its own and waits at most
+    /// `deadline`: a driver stuck in an ioctl must not hang the caller. Returns whether NULL was reached in time.
+    static func bringToNull(_ pipeline: Pipeline, within deadline: Duration) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            pipeline.pipeline.setState(GST_STATE_NULL)
+            done.signal()
+        }
+        thread.name = "gstcam-stop"
+        thread.start()
+        return done.wait(timeout: .now() + .nanoseconds(Int(deadline.inSeconds * 1e9))) == .success
+    }
+
+    /// The pipeline of a running session. A session that failed throws its failure (what a caller should report),
+    /// otherwise `notRunning`.
+    func runningPipeline() throws -> Pipeline {
+        try shared.withLock { shared in
+            if case .failed(let failure) = shared.state { throw failure }
+            guard case .running = shared.state, let pipeline = shared.pipeline else {
+                throw CameraError.notRunning(state: shared.state.description)
+            }
+            return pipeline
+        }
     }
 
     /// The camera `selector` names (see `CameraDiscovery.camera(matching:)`), if this user can use it: a missing,
@@ -259,38 +329,50 @@ public final class CameraSession: Sendable {
             shared.eventObservers = [:]
             return result
         }
-        // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed.
-        pipeline?.shutter.abort(CameraError.notRunning(state: final.description))
+        // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed. Photos
+        // being taken end with the session's failure, if it failed: that is what their callers should report.
+        if case .failed(let failure) = final {
+            pipeline?.shutter.abort(failure)
+        } else {
+            pipeline?.shutter.abort(CameraError.notRunning(state: final.description))
+        }
+        var stuck = false
         if let pipeline {
-            pipeline.pipeline.setState(GST_STATE_NULL)
             pipeline.bus.postWakeUp(Self.busStopMessage)
+            stuck = !Self.bringToNull(pipeline, within: Self.stopDeadline)
         }
         for observer in eventObservers.values {
+            if stuck, let pipeline {
+                observer.yield(.warning("\(pipeline.device ?? pipelineFile.path) did not stop within "
+                    + "\(CameraError.seconds(Self.stopDeadline.inSeconds)); it is released when its driver lets go"))
+            }
             observer.yield(.stateChanged(final))
             observer.finish()
         }
         for observer in frameObservers.values { observer.finish() }
     }
 
-    private func transition(to state: CameraState) {
-        let observers = shared.withLock { shared in
-            shared.state = state
-            return Array(shared.eventObservers.values)
-        }
-        for observer in observers { observer.yield(.stateChanged(state)) }
+    func notify(_ event: CameraEvent) {
+        let observers = shared.withLock { Array($0.eventObservers.values) }
+        for observer in observers { observer.yield(event) }
     }
 
     // MARK: Bus
 
     private static let busStopMessage = "gstcam-stop"
 
+    /// How often the bus thread looks for a stall when no message comes.
+    private static let watchInterval: GstClockTime = 100_000_000
+
     private func startBusThread(_ built: Pipeline) {
         let bus = built.bus
         let device = built.device
         let thread = Thread { [weak self] in
-            while let message = bus.pop(timeout: nil) {
-                if case .application(Self.busStopMessage) = message { return }
-                self?.handle(message, device: device)
+            while true {
+                let message = bus.pop(timeout: Self.watchInterval)
+                if case .application(Self.busStopMessage)? = message { return }
+                if let message { self?.handle(message, device: device) }
+                self?.watchForStall()
             }
         }
         thread.name = "gstcam-bus"
@@ -316,17 +398,18 @@ public final class CameraSession: Sendable {
                 fail(CameraError.fromBus(error, device: live?.device ?? device))
             }
         case .endOfStream:
-            fail(.streamingFailed(source: device ?? pipelineFile.path, detail: "the source stopped sending frames (end of stream)"))
+            let live = shared.withLock { $0.pipeline?.device } ?? device
+            fail(live.flatMap(CameraError.lost) ?? .streamingFailed(
+                source: live ?? pipelineFile.path, detail: "the source stopped sending frames (end of stream)"))
         case let .warning(_, text):
-            let observers = shared.withLock { Array($0.eventObservers.values) }
-            for observer in observers { observer.yield(.warning(text)) }
+            notify(.warning(text))
         default:
             break
         }
     }
 
     /// A failure while starting ends `start()` with it; while running it stops the session.
-    private func fail(_ error: CameraError) {
+    func fail(_ error: CameraError) {
         let (state, firstFrame) = shared.withLock { ($0.state, $0.firstFrame) }
         switch state {
         case .starting: firstFrame.fail(error)
@@ -339,11 +422,15 @@ public final class CameraSession: Sendable {
 
     /// Runs on the appsink's streaming thread for every preview frame.
     private func deliver(_ sample: OpaquePointer) {
-        let (number, observers, firstFrame) = shared.withLock { shared in
+        let (number, observers, firstFrame, resumed) = shared.withLock { shared in
             shared.frameCount += 1
-            return (shared.frameCount, Array(shared.frameObservers.values), shared.firstFrame)
+            shared.lastFrame = .now
+            let resumed = shared.stalledSeconds != nil ? shared.pipeline?.device ?? pipelineFile.path : nil
+            shared.stalledSeconds = nil
+            return (shared.frameCount, Array(shared.frameObservers.values), shared.firstFrame, resumed)
         }
         if number == 1 { firstFrame.succeed(()) }
+        if let resumed { notify(.framesResumed(device: resumed)) }
         guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
         for observer in observers { observer.yield(frame) }
     }
@@ -382,12 +469,7 @@ public final class CameraSession: Sendable {
 
     func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision, flash: Bool = false) async throws -> Photo {
         let started = ContinuousClock.now
-        let pipeline: Pipeline = try shared.withLock { shared in
-            guard case .running = shared.state, let pipeline = shared.pipeline else {
-                throw CameraError.notRunning(state: shared.state.description)
-            }
-            return pipeline
-        }
+        let pipeline = try runningPipeline()
         await operations.begin()
         defer { operations.end() }
         let flashControls = try flash ? flashReadyControls() : nil
@@ -401,8 +483,7 @@ public final class CameraSession: Sendable {
             try output.write(image.bytes)
             let saved = try output.commit()
             let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)
-            let observers = shared.withLock { Array($0.eventObservers.values) }
-            for observer in observers { observer.yield(.photoSaved(photo)) }
+            notify(.photoSaved(photo))
             return photo
         } catch {
             output.discard()

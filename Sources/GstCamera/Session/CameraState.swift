@@ -28,4 +28,21 @@ public enum CameraEvent: Sendable, Equatable {
     /// A GStreamer warning that did not stop the camera.
     case warning(String)
     case photoSaved(Photo)
+    /// No frame from `device` (the pipeline file when it opens none) for `seconds` while running: sent once
+    /// `CameraConfiguration.stallWarning` has passed, then each further second. The session fails with
+    /// `CameraError.stalled` at `stallTimeout`.
+    case framesStalled(device: String, seconds: Int)
+    /// Frames arrive again after `framesStalled`.
+    case framesResumed(device: String)
+}
+
+extension CameraEvent {
+    /// The words for a stall and its end, for a status line or stderr; nil for other events.
+    public var stallNotice: String? {
+        switch self {
+        case let .framesStalled(device, seconds): return "No frames from \(device) for \(seconds) s"
+        case let .framesResumed(device): return "Frames from \(device) again"
+        default: return nil
+        }
+    }
 }
