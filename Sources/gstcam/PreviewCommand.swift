@@ -28,6 +28,8 @@ enum PreviewCommand: Command {
       --duration SECONDS     Stop after this long (default: until q, Esc, the window closing, or Ctrl-C).
       --switch-every SECONDS Switch to the next camera this often (a demo and a soak test); each switch is
                              printed with the time to the new camera's first frame.
+      --no-wait              Exit (status 1, with what happened) when the camera goes away instead of waiting
+                             for it to come back.
       --json                 Print the figures (and saved photos) as JSON lines.
       --send REQUEST         Send one request to the camera screen already running for this camera and print
                              its reply, e.g. '{"command":"zoom","factor":2}' (protocol: docs/camera-screen.md).
@@ -42,17 +44,18 @@ enum PreviewCommand: Command {
         let json = arguments.flag("--json")
         let send = try arguments.option("--send")
         let switchEvery = try arguments.option("--switch-every", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+        let noWait = arguments.flag("--no-wait")
         try arguments.finish()
         if let send { return try ScreenRemote.send(send, configuration: camera.configuration) }
         let output = try PreviewOutput.choose(sink: sink, environment: ProcessInfo.processInfo.environment)
         _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false,
-                                switchEvery: switchEvery)
+                                switchEvery: switchEvery, waitsForCamera: !noWait)
     }
 
     /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
     static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
                           picker: Bool, library: PhotoLibrary = PhotoLibrary(),
-                          switchEvery: Double? = nil) async throws -> PreviewScreen.Ending? {
+                          switchEvery: Double? = nil, waitsForCamera: Bool = true) async throws -> PreviewScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
         let configuration = try camera.sessionConfiguration()
         let session = try CameraSession(configuration: configuration)
@@ -61,7 +64,7 @@ enum PreviewCommand: Command {
         let terminal: TerminalScreen? = output == .terminal ? try TerminalScreen(session: session) : nil
         let surface: (any ScreenSurface)? = window ?? terminal
         let screen = PreviewScreen(cameraOperator: cameraOperator, surface: surface, configuration: configuration,
-                                   monitor: CameraMonitor(), picker: picker, json: json)
+                                   monitor: CameraMonitor(), waitsForCamera: waitsForCamera, picker: picker, json: json)
         let interrupt = Interrupt { screen.stop() }
         let shutter = SignalAction(SIGUSR1) { Task { await screen.perform(.capture) } }
         defer {
@@ -75,22 +78,6 @@ enum PreviewCommand: Command {
             throw ExitRequest(status: .interrupted)
         }
         try await camera.adjust(session)
-        // A camera that stops sending frames is said on stderr (the terminal view shows it on its status line).
-        let stallNotices = output == .terminal ? nil : Task {
-            var stalled = false
-            for await event in session.events() {
-                // The first word of a stall and its end; the status line counts the seconds.
-                guard let notice = event.stallNotice else { continue }
-                if case .framesStalled = event {
-                    if stalled { continue }
-                    stalled = true
-                } else {
-                    stalled = false
-                }
-                Standard.error.write("gstcam: \(notice)\n")
-            }
-        }
-        defer { stallNotices?.cancel() }
         // Other gstcam commands for this camera reach this session through its socket; SIGUSR1 also captures.
         var server: CameraRemoteServer?
         if let path = RemoteSocketPath.path(for: configuration) {

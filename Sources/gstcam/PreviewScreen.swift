@@ -33,6 +33,8 @@ final class PreviewScreen: Sendable {
     let configuration: CameraConfiguration
     /// Cameras plugged in and unplugged while the screen runs.
     let monitor: CameraMonitor
+    /// Whether a camera that goes away is waited for (else the screen ends with its failure).
+    let waitsForCamera: Bool
     /// The socket other commands reach this screen through; it follows camera switches.
     let server = Mutex<CameraRemoteServer?>(nil)
 
@@ -49,12 +51,15 @@ final class PreviewScreen: Sendable {
         var helpers: [ObjectIdentifier: CameraSession] = [:]
         /// The failure the screen ended with, when the camera never came back.
         var failure: CameraError?
+        /// "No frames from … for N s" while the camera sends nothing.
+        var stallNotice: String?
     }
 
     let state = Mutex(State())
 
     init(cameraOperator: CameraOperator, surface: (any ScreenSurface)?, configuration: CameraConfiguration,
-         monitor: CameraMonitor, picker: Bool, json: Bool) {
+         monitor: CameraMonitor, waitsForCamera: Bool = true, picker: Bool, json: Bool) {
+        self.waitsForCamera = waitsForCamera
         self.cameraOperator = cameraOperator
         self.surface = surface
         self.configuration = configuration
@@ -91,7 +96,8 @@ final class PreviewScreen: Sendable {
 
     /// The camera failure that ended the screen (the camera did not come back before it ended), if any.
     var unrecoveredFailure: CameraError? {
-        state.withLock { $0.ending == nil ? $0.failure : nil }
+        if case let .failed(error) = session.state, endedBy == nil { return error }
+        return state.withLock { $0.ending == nil ? $0.failure : nil }
     }
 
     var isOver: Bool { state.withLock { $0.ending != nil || $0.stopRequested } }
@@ -161,19 +167,25 @@ final class PreviewScreen: Sendable {
         while !isOver {
             await showWhileRunning(started: started, deadline: deadline, printFigures: printFigures)
             if isOver || deadline.map({ clock.now >= $0 }) == true { break }
-            guard case let .failed(error) = session.state, let camera = state.withLock({ $0.camera }) else { break }
+            // A camera that went away (unplugged, stalled, its driver failed mid-stream) may come back; other
+            // failures end the screen. --no-wait ends it either way.
+            guard case let .failed(error) = session.state, error.isCameraLost, waitsForCamera,
+                  let camera = state.withLock({ $0.camera }) else { break }
+            state.withLock { $0.stallNotice = nil }
             state.withLock { $0.failure = error }
             guard await waitForCamera(camera, after: error, deadline: deadline) else { break }
             state.withLock { $0.failure = nil }
         }
     }
 
-    /// While the session runs: the status line, figures, and a warning when frames stop coming.
+    /// While the session runs: the status line, figures, and the session's word when frames stop coming.
     private func showWhileRunning(started: ContinuousClock.Instant, deadline: ContinuousClock.Instant?, printFigures: Bool) async {
         let clock = ContinuousClock()
         var lastFigures = clock.now
-        var frames = FrameGapWatch(count: session.frameCount, at: clock.now)
         var firstStatus = true
+        let session = self.session
+        let stalls = Task { await self.reportStalls(of: session) }
+        defer { stalls.cancel() }
         cameraOperator.measureFrameRate()
         while case .running = session.state, !isOver {
             noteCamera()
@@ -184,24 +196,27 @@ final class PreviewScreen: Sendable {
             try? await Task.sleep(for: .milliseconds(250))
             guard case .running = session.state else { break }
             let now = clock.now
-            switch frames.update(count: session.frameCount, at: now) {
-            case .stalled(let seconds):
-                let text = "No frames from \(session.device ?? cameraOperator.cameraName) for \(seconds) s"
-                surface?.setStatus(text)
-                if frames.shouldReport() { Standard.error.write("gstcam: \(text)\n") }
-            case .resumed(let seconds):
-                Standard.error.write("gstcam: frames from \(session.device ?? cameraOperator.cameraName) again after \(seconds) s\n")
-                surface?.setStatus(cameraOperator.statusLine())
-            case .flowing:
-                break
-            }
             if now - lastFigures >= .seconds(1) {
                 let fps = cameraOperator.measureFrameRate()
-                if !frames.isStalled { surface?.setStatus(cameraOperator.statusLine()) }
+                if state.withLock({ $0.stallNotice == nil }) { surface?.setStatus(cameraOperator.statusLine()) }
                 if printFigures { printFigure(elapsed: (now - started).seconds, fps: fps) }
                 lastFigures = now
             }
             if let deadline, now >= deadline { break }
+        }
+    }
+
+    /// "No frames from /dev/video0 for N s" as the status line while a camera sends nothing (the session says so
+    /// each second after CameraConfiguration.stallWarning), the first word of it and the end on stderr.
+    private func reportStalls(of session: CameraSession) async {
+        for await event in session.events() {
+            guard let notice = event.stallNotice else { continue }
+            let first: Bool = state.withLock { state in
+                defer { state.stallNotice = event.isStall ? notice : nil }
+                return event.isStall == (state.stallNotice == nil)
+            }
+            surface?.setStatus(event.isStall ? notice : cameraOperator.statusLine())
+            if first { Standard.error.write("gstcam: \(notice)\n") }
         }
     }
 
@@ -257,4 +272,8 @@ final class SignalAction: Sendable {
     }
 
     deinit { source.cancel() }
+}
+
+private extension CameraEvent {
+    var isStall: Bool { if case .framesStalled = self { true } else { false } }
 }

@@ -94,7 +94,7 @@ import Testing
     @Test func aPreviewReportsAnUnplugAndExits1() throws {
         Self.clearFaults()
         defer { Self.clearFaults() }
-        let running = try BackgroundGstcam(["preview", "--device", Self.device, "--sink", "none", "--duration", "10"])
+        let running = try BackgroundGstcam(["preview", "--device", Self.device, "--sink", "none", "--duration", "10", "--no-wait"])
         defer { running.remove() }
         #expect(running.wait(10) { running.output.contains("frames") }, "no figures: \(running.errors)")
         try Self.inject("unplugged", "")
@@ -162,7 +162,7 @@ import Testing
         Self.clearFaults()
         defer { Self.clearFaults() }
         let running = try BackgroundGstcam(["preview", "--device", Self.device, "--sink", "none", "--duration", "20",
-                                            "--stall-timeout", "3"])
+                                            "--stall-timeout", "3", "--no-wait"])
         defer { running.remove() }
         #expect(running.wait(10) { running.output.contains("frames") })
         try Self.inject("stall", "")

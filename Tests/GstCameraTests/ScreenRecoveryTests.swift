@@ -104,8 +104,7 @@ import Testing
         _ = try terminal.tmux("send-keys", "-t", "0", "q")
         #expect(terminal.wait(5) { terminal.file("status.txt") != nil })
         let errors = terminal.file("stderr.txt") ?? ""
-        #expect(errors.contains("gstcam: No frames from /dev/video22 for 3 s\n"), "\(errors)")
-        #expect(errors.contains("gstcam: frames from /dev/video22 again after "), "\(errors)")
+        #expect(errors.contains("gstcam: No frames from /dev/video22 for 2 s\ngstcam: Frames from /dev/video22 again\n"), "\(errors)")
     }
 
     @Test func figuresResumeAfterAReplugAndACameraStillGoneAtTheEndIsAFailure() throws {
@@ -210,19 +209,6 @@ import Testing
         let other = camera("/dev/video2", "Other", index: 1)
         #expect(CameraMonitor.changes(from: [front, back], to: [front, other]) == [.removed(back), .added(other)])
         #expect(CameraMonitor.changes(from: [front], to: [front]).isEmpty)
-    }
-
-    @Test func frameGapWatchReportsAStallOnceAndItsEnd() {
-        let start = ContinuousClock.now
-        var watch = FrameGapWatch(count: 10, at: start)
-        #expect(watch.update(count: 40, at: start + .seconds(1)) == .flowing)
-        #expect(watch.update(count: 40, at: start + .seconds(3)) == .flowing)
-        #expect(watch.update(count: 40, at: start + .milliseconds(4100)) == .stalled(seconds: 3))
-        #expect(watch.shouldReport() && !watch.shouldReport())
-        #expect(watch.update(count: 40, at: start + .milliseconds(9200)) == .stalled(seconds: 8))
-        #expect(watch.update(count: 41, at: start + .seconds(10)) == .resumed(seconds: 9))
-        #expect(!watch.isStalled && watch.update(count: 42, at: start + .milliseconds(10_100)) == .flowing)
-        #expect(watch.update(count: 42, at: start + .seconds(14)) == .stalled(seconds: 3) && watch.shouldReport())
     }
 }
 
