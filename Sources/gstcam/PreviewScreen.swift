@@ -33,6 +33,8 @@ final class PreviewScreen: Sendable {
     let configuration: CameraConfiguration
     /// Cameras plugged in and unplugged while the screen runs.
     let monitor: CameraMonitor
+    /// The monitor's changes from the screen's making on (a camera plugged in while the camera starts counts too).
+    private let cameraChanges: AsyncStream<CameraChange>
     /// Whether a camera that goes away is waited for (else the screen ends with its failure).
     let waitsForCamera: Bool
     /// The socket other commands reach this screen through; it follows camera switches.
@@ -64,6 +66,7 @@ final class PreviewScreen: Sendable {
         self.surface = surface
         self.configuration = configuration
         self.monitor = monitor
+        cameraChanges = monitor.changes()
         self.picker = picker
         self.json = json
     }
@@ -159,7 +162,7 @@ final class PreviewScreen: Sendable {
             Task { for await input in surface.inputs() { await self.handle(input) } }
         }
         defer { inputTask?.cancel() }
-        let plugging = Task { for await change in monitor.changes() { self.announce(change) } }
+        let plugging = Task { for await change in cameraChanges { self.announce(change) } }
         defer { plugging.cancel() }
         let clock = ContinuousClock()
         let started = clock.now
