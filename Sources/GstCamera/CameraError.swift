@@ -64,6 +64,8 @@ public enum CameraError: Error, Equatable, Sendable {
     case controlReadOnly(name: String, device: String)
     case controlInactive(name: String, device: String)
     case controlBadValue(name: String, value: String, expected: String)
+    /// A number that selects no item of a menu control; `items` are the ones it has, e.g. ["1 Manual Mode"].
+    case controlNotMenuItem(name: String, value: String, items: [String])
     case torchUnavailable(device: String)
     case flashUnavailable(device: String)
     case focusUnavailable(device: String)

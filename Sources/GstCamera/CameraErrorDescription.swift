@@ -79,6 +79,9 @@ extension CameraError: CustomStringConvertible {
             return "\(name) on \(device) is inactive right now (another control, such as an automatic mode, overrides it)."
         case let .controlBadValue(name, value, expected):
             return "\"\(value)\" is not a valid value for \(name): expected \(expected)."
+        case let .controlNotMenuItem(name, value, items):
+            return "\(value) is not one of the items of \(name)'s menu, which are: \(items.joined(separator: ", ")). "
+                + "Give an item's number or name."
         case let .torchUnavailable(device):
             return "Torch not available on this camera (\(device))."
         case let .flashUnavailable(device):

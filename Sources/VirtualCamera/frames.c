@@ -211,9 +211,9 @@ static bool ensure_base(struct vcam_renderer *r, struct vcam_device *dev, const 
             return false;
         }
     }
-    bool full = k.fourcc == V4L2_PIX_FMT_MJPEG;
+    bool full = vcam_format_is_full_range(k.fourcc);
     render_planar(r, full);
-    if (!full) pack(r);
+    if (k.fourcc == V4L2_PIX_FMT_YUYV || k.fourcc == V4L2_PIX_FMT_NV12) pack(r);
     r->valid = true;
     return true;
 }
@@ -257,6 +257,53 @@ static void draw_overlays(uint8_t *frame, uint32_t fourcc, uint32_t w, uint32_t 
         bool one = (sequence >> (VCAM_STAMP_BITS - 1 - i)) & 1;
         uint8_t v = one ? (full ? 255 : 235) : (full ? 0 : 16);
         fill_luma(frame, fourcc, w, i * bw, (i + 1) * bw, h - VCAM_STAMP_ROWS, h, v);
+    }
+}
+
+// ---- formats converted per frame from the planar frame (UYVY, GREY, RGB3, BGR3, BA81) -------------
+
+static uint8_t clamp_int(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+// Full-range BT.601 (JFIF) YUV to RGB, in 16.16 fixed point.
+static void yuv_to_rgb(int y, int u, int v, uint8_t out[3]) {
+    u -= 128;
+    v -= 128;
+    out[0] = clamp_int(y + ((91881 * v) >> 16));
+    out[1] = clamp_int(y - ((22554 * u + 46802 * v) >> 16));
+    out[2] = clamp_int(y + ((116130 * u) >> 16));
+}
+
+static void convert(const uint8_t *planar, uint32_t fourcc, uint32_t w, uint32_t h, uint8_t *dst) {
+    const uint8_t *yp = planar, *up = yp + (size_t)w * h, *vp = up + (size_t)w * h / 4;
+    if (fourcc == V4L2_PIX_FMT_GREY) {
+        memcpy(dst, yp, (size_t)w * h);
+        return;
+    }
+    for (uint32_t y = 0; y < h; y++) {
+        const uint8_t *yr = yp + (size_t)y * w, *ur = up + (size_t)(y / 2) * (w / 2), *vr = vp + (size_t)(y / 2) * (w / 2);
+        if (fourcc == V4L2_PIX_FMT_UYVY) {
+            uint8_t *o = dst + (size_t)y * w * 2;
+            for (uint32_t x = 0; x < w; x += 2) {
+                *o++ = ur[x / 2];
+                *o++ = yr[x];
+                *o++ = vr[x / 2];
+                *o++ = yr[x + 1];
+            }
+            continue;
+        }
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t rgb[3];
+            yuv_to_rgb(yr[x], ur[x / 2], vr[x / 2], rgb);
+            if (fourcc == V4L2_PIX_FMT_RGB24) {
+                memcpy(dst + ((size_t)y * w + x) * 3, rgb, 3);
+            } else if (fourcc == V4L2_PIX_FMT_BGR24) {
+                uint8_t *o = dst + ((size_t)y * w + x) * 3;
+                o[0] = rgb[2], o[1] = rgb[1], o[2] = rgb[0];
+            } else {   // SBGGR8: even rows B G B G …, odd rows G R G R …
+                int channel = (y & 1) ? ((x & 1) ? 0 : 1) : ((x & 1) ? 1 : 2);
+                dst[(size_t)y * w + x] = rgb[channel];
+            }
+        }
     }
 }
 
@@ -351,11 +398,15 @@ uint32_t vcam_render(struct vcam_renderer *r, struct vcam_device *dev, const str
     uint8_t strobe_lut[256];
     if (strobe)
         for (int i = 0; i < 256; i++) strobe_lut[i] = (uint8_t)(i + 90 > 235 ? 235 : i + 90);
-    if (fmt->pixelformat == V4L2_PIX_FMT_MJPEG) {
+    if (fmt->pixelformat == V4L2_PIX_FMT_MJPEG || vcam_format_is_converted(fmt->pixelformat)) {
+        bool full = vcam_format_is_full_range(fmt->pixelformat);
         memcpy(r->work, r->planar, (size_t)w * h * 3 / 2);
         if (strobe) remap_scene_luma(r->work, V4L2_PIX_FMT_NV12, w, h, strobe_lut);
-        draw_overlays(r->work, V4L2_PIX_FMT_NV12, w, h, sequence, true);
-        return encode_jpeg(r, w, h, dst, capacity);
+        draw_overlays(r->work, V4L2_PIX_FMT_NV12, w, h, sequence, full);
+        if (fmt->pixelformat == V4L2_PIX_FMT_MJPEG) return encode_jpeg(r, w, h, dst, capacity);
+        if (capacity < fmt->sizeimage) return 0;
+        convert(r->work, fmt->pixelformat, w, h, dst);
+        return fmt->sizeimage;
     }
     size_t n = r->packed_size < capacity ? r->packed_size : capacity;
     memcpy(dst, r->packed, n);

@@ -165,6 +165,8 @@ static int virtual_open(struct vcam_device *dev, int flags) {
     if ((flags & O_CREAT) && (flags & O_EXCL)) return fail(EEXIST);
     if (flags & O_DIRECTORY) return fail(ENOTDIR);
     vcam_state_attach(dev);
+    // A disconnected vivid node stays but cannot be opened while anyone still holds it (ENODEV).
+    if (!vcam_reconnect_if_unused(dev)) return fail(ENODEV);
     int app, peer;
     if (make_socket_pair(&app, &peer)) return -1;
     if (app >= VCAM_FD_TABLE_SIZE) {
@@ -187,6 +189,7 @@ static int virtual_open(struct vcam_device *dev, int flags) {
     op->own_fd = REAL(fcntl)(app, F_DUPFD_CLOEXEC, VCAM_FD_TABLE_SIZE > 1024 ? 1024 : 0);
     if (op->own_fd < 0) op->own_fd = REAL(fcntl)(app, F_DUPFD_CLOEXEC, 0);
     pthread_mutex_lock(&dev->lock);
+    vcam_holder_add(dev);
     dev->prio_count[V4L2_PRIORITY_DEFAULT]++;
     op->next = dev->opens;
     dev->opens = op;
@@ -418,7 +421,7 @@ static void *virtual_mmap(struct vcam_open *op, void *addr, size_t len, int prot
     pthread_mutex_lock(&dev->lock);
     int err = 0;
     struct vcam_buffer *buf = NULL;
-    if (op->dead || vcam_fault_unplugged(dev)) err = ENODEV;
+    if (op->dead || vcam_fault_unplugged(dev) || vcam_fault_disconnected(dev)) err = ENODEV;
     else if (!(flags & MAP_SHARED) || !(prot & PROT_READ)) err = EINVAL;
     else {
         for (int i = 0; i < dev->nbuffers; i++)

@@ -49,8 +49,19 @@ void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint
     pix->field = V4L2_FIELD_NONE;
     switch (fourcc) {
     case V4L2_PIX_FMT_YUYV:
+    case V4L2_PIX_FMT_UYVY:
         pix->bytesperline = size.width * 2;
         pix->sizeimage = size.width * size.height * 2;
+        break;
+    case V4L2_PIX_FMT_GREY:
+    case V4L2_PIX_FMT_SBGGR8:
+        pix->bytesperline = size.width;
+        pix->sizeimage = size.width * size.height;
+        break;
+    case V4L2_PIX_FMT_RGB24:
+    case V4L2_PIX_FMT_BGR24:
+        pix->bytesperline = size.width * 3;
+        pix->sizeimage = size.width * size.height * 3;
         break;
     case V4L2_PIX_FMT_NV12:
         pix->bytesperline = size.width;
@@ -64,7 +75,7 @@ void vcam_fill_format(struct vcam_device *dev, struct v4l2_pix_format *pix, uint
     pix->colorspace = V4L2_COLORSPACE_SRGB;
     pix->priv = V4L2_PIX_FMT_PRIV_MAGIC;
     pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
-    pix->quantization = fourcc == V4L2_PIX_FMT_MJPEG ? V4L2_QUANTIZATION_FULL_RANGE : V4L2_QUANTIZATION_LIM_RANGE;
+    pix->quantization = vcam_format_is_full_range(fourcc) ? V4L2_QUANTIZATION_FULL_RANGE : V4L2_QUANTIZATION_LIM_RANGE;
     pix->xfer_func = V4L2_XFER_FUNC_SRGB;
 }
 
@@ -103,15 +114,15 @@ static void load_format_locked(struct vcam_device *dev) {
     struct v4l2_pix_format pix;
     vcam_fill_format(dev, &pix, fourcc, atomic_load(&dev->shared->format[1]), atomic_load(&dev->shared->format[2]));
     dev->fmt = pix;
-    uint32_t rate = atomic_load(&dev->shared->format[3]);
-    for (int i = 0; i < dev->nrates; i++)
-        if (dev->rates[i] == rate) dev->rate = rate;
+    struct vcam_interval stored = {atomic_load(&dev->shared->format[3]), atomic_load(&dev->shared->format[4])};
+    dev->interval = vcam_nearest_interval(vcam_intervals_for(dev, pix.pixelformat, pix.width, pix.height), stored);
 }
 
 static void store_format_locked(struct vcam_device *dev) {
     atomic_store(&dev->shared->format[1], dev->fmt.width);
     atomic_store(&dev->shared->format[2], dev->fmt.height);
-    atomic_store(&dev->shared->format[3], dev->rate);
+    atomic_store(&dev->shared->format[3], dev->interval.numerator);
+    atomic_store(&dev->shared->format[4], dev->interval.denominator);
     atomic_store(&dev->shared->format[0], dev->fmt.pixelformat);
 }
 
@@ -153,15 +164,17 @@ static int enum_framesizes(struct vcam_device *dev, struct v4l2_frmsizeenum *s) 
 }
 
 static int enum_frameintervals(struct vcam_device *dev, struct v4l2_frmivalenum *iv) {
-    if (!has_format(dev, iv->pixel_format) || iv->index >= (uint32_t)dev->nrates) return -EINVAL;
+    if (!has_format(dev, iv->pixel_format)) return -EINVAL;
     bool size_ok = false;
     for (int i = 0; i < dev->nsizes; i++)
         if (dev->sizes[i].width == iv->width && dev->sizes[i].height == iv->height) size_ok = true;
     if (!size_ok) return -EINVAL;
+    const struct vcam_interval_list *list = vcam_intervals_for(dev, iv->pixel_format, iv->width, iv->height);
+    if (iv->index >= (uint32_t)list->n) return -EINVAL;
     struct v4l2_frmivalenum out = {.index = iv->index, .pixel_format = iv->pixel_format,
                                    .width = iv->width, .height = iv->height, .type = V4L2_FRMIVAL_TYPE_DISCRETE};
-    out.discrete.numerator = 1;
-    out.discrete.denominator = dev->rates[iv->index];
+    out.discrete.numerator = list->at[iv->index].numerator;
+    out.discrete.denominator = list->at[iv->index].denominator;
     *iv = out;
     return 0;
 }
@@ -183,6 +196,9 @@ static int format_ioctl(struct vcam_open *op, unsigned long request, struct v4l2
     if (request == VIDIOC_S_FMT) {
         if (queue_busy(op) || dev->nbuffers) return -EBUSY;
         dev->fmt = pix;
+        // The new size may not offer the current rate: keep the nearest it has (uvcvideo and vivid both do).
+        dev->interval = vcam_nearest_interval(vcam_intervals_for(dev, pix.pixelformat, pix.width, pix.height),
+                                              dev->interval);
         store_format_locked(dev);
     }
     memset(&f->fmt, 0, sizeof f->fmt);
@@ -199,21 +215,17 @@ static int parm_ioctl(struct vcam_open *op, unsigned long request, struct v4l2_s
         if (dev->streaming || queue_busy(op)) return -EBUSY;
         struct v4l2_fract t = p->parm.capture.timeperframe;
         if (t.numerator && t.denominator) {
-            // The supported rate closest to the requested one.
-            double want = (double)t.denominator / t.numerator;
-            uint32_t best = dev->rates[0];
-            for (int i = 0; i < dev->nrates; i++) {
-                double d = dev->rates[i] - want, bd = best - want;
-                if ((d < 0 ? -d : d) < (bd < 0 ? -bd : bd)) best = dev->rates[i];
-            }
-            dev->rate = best;
+            // The supported rate closest to the requested one, at the current format and size.
+            const struct vcam_interval_list *list = vcam_intervals_for(dev, dev->fmt.pixelformat, dev->fmt.width,
+                                                                       dev->fmt.height);
+            dev->interval = vcam_nearest_interval(list, (struct vcam_interval){t.numerator, t.denominator});
             store_format_locked(dev);
         }
     }
     memset(&p->parm, 0, sizeof p->parm);
     p->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
-    p->parm.capture.timeperframe.numerator = 1;
-    p->parm.capture.timeperframe.denominator = dev->rate;
+    p->parm.capture.timeperframe.numerator = dev->interval.numerator;
+    p->parm.capture.timeperframe.denominator = dev->interval.denominator;
     return 0;
 }
 
@@ -351,7 +363,7 @@ static int input_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
         struct v4l2_input *in = arg;
         if (in->index != 0) return -EINVAL;
         memset(in, 0, sizeof *in);
-        snprintf((char *)in->name, sizeof in->name, "Camera 1");
+        snprintf((char *)in->name, sizeof in->name, "%s", op->dev->input_name);
         in->type = V4L2_INPUT_TYPE_CAMERA;
         return 0;
     }
@@ -399,7 +411,7 @@ static bool is_known(unsigned long request) {
 int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     struct vcam_device *dev = op->dev;
     if (op->dead) return -ENODEV;
-    if (vcam_fault_unplugged(dev)) {
+    if (vcam_fault_unplugged(dev) || vcam_fault_disconnected(dev)) {
         pthread_mutex_lock(&dev->lock);
         vcam_unplug_locked(dev);
         pthread_mutex_unlock(&dev->lock);
@@ -531,6 +543,8 @@ static void release_open(struct vcam_open *op) {
     op->peer_fd = -1;
     if (op->own_fd >= 0) vcam_real_close(op->own_fd);
     op->own_fd = -1;
+    vcam_holder_remove(dev);
+    vcam_reconnect_if_unused(dev);   // vivid comes back when its last file handle is closed
     pthread_mutex_unlock(&dev->lock);
     bury(op);
 }

@@ -16,7 +16,7 @@ void *vcam_producer_main(void *arg) {
     struct vcam_renderer *renderer = vcam_renderer_new();
     unsigned seed = (unsigned)vcam_now_ns();
     pthread_mutex_lock(&dev->lock);
-    uint64_t interval = 1000000000ull / dev->rate;
+    uint64_t interval = 1000000000ull * dev->interval.numerator / dev->interval.denominator;
     uint64_t next = vcam_now_ns() + interval;
     while (dev->streaming) {
         uint64_t now = vcam_now_ns();
@@ -30,7 +30,7 @@ void *vcam_producer_main(void *arg) {
         next += interval;
         if (next < now) next = now + interval;
         pthread_mutex_unlock(&dev->lock);
-        bool unplugged = vcam_fault_unplugged(dev);
+        bool unplugged = vcam_fault_unplugged(dev) || vcam_fault_disconnected(dev);
         bool stalled = !unplugged && vcam_fault_stalled(dev);
         int drop = unplugged || stalled ? 0 : vcam_fault_drop_percent(dev);
         pthread_mutex_lock(&dev->lock);

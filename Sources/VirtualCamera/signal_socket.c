@@ -41,10 +41,16 @@ void vcam_socket_drain(struct vcam_open *op) {
     if (events && op->nevents) vcam_socket_signal_event(op);
 }
 
-// A reset connection makes every poll on the app's fd report POLLERR|POLLHUP, as an unplugged
-// device node does.
+// A reset connection makes every poll on the app's fd report POLLERR|POLLHUP, and the urgent byte
+// sent before it POLLPRI, as v4l2_poll reports for a node whose device is gone (an app waiting only
+// for events, in select's exceptfds, wakes up too).
 void vcam_socket_reset(struct vcam_open *op) {
     if (op->peer_fd < 0) return;
+    vcam_socket_signal_event(op);
+    // Disconnecting sends the reset even when a forked child still holds a copy of our end (closing
+    // our fd alone would then send nothing).
+    struct sockaddr unspec = {.sa_family = AF_UNSPEC};
+    connect(op->peer_fd, &unspec, sizeof unspec);
     struct linger lg = {1, 0};
     setsockopt(op->peer_fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
     vcam_real_close(op->peer_fd);

@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define VCAM_SHARED_MAGIC 0x7643616fu   // changes whenever struct vcam_shared changes meaning
+#define VCAM_SHARED_MAGIC 0x76436171u   // changes whenever struct vcam_shared changes meaning
 
 static void attach(struct vcam_device *dev);
 
@@ -80,7 +80,8 @@ static void attach(struct vcam_device *dev) {
         uint32_t expect = r;
         if ((r != 1 || spins > 2000) && atomic_compare_exchange_strong(&sh->ready, &expect, 1)) {
             atomic_store(&sh->owner_pid, 0);
-            for (int i = 0; i < 4; i++) atomic_store(&sh->format[i], 0);
+            for (int i = 0; i < VCAM_MAX_HOLDERS; i++) atomic_store(&sh->holder_pid[i], 0), atomic_store(&sh->holder_opens[i], 0);
+            for (int i = 0; i < 5; i++) atomic_store(&sh->format[i], 0);
             vcam_controls_init_shared(dev);
             atomic_store(&sh->ready, VCAM_SHARED_MAGIC);
             break;
@@ -111,6 +112,17 @@ static int read_state_file(struct vcam_device *dev, const char *name, char *buf,
 bool vcam_fault_unplugged(struct vcam_device *dev) { return state_file_exists(dev, "unplugged"); }
 bool vcam_fault_denied(struct vcam_device *dev) { return state_file_exists(dev, "deny"); }
 bool vcam_fault_stalled(struct vcam_device *dev) { return state_file_exists(dev, "stall"); }
+bool vcam_fault_disconnected(struct vcam_device *dev) { return state_file_exists(dev, "disconnected"); }
+
+// vivid's disconnect: every open file handle fails from now on, the node stays, and the device comes
+// back when the last handle (of any process) is closed. The `disconnected` file carries it across
+// processes.
+void vcam_disconnect(struct vcam_device *dev) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/disconnected", dev->state_dir);
+    int fd = vcam_real_open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd >= 0) vcam_real_close(fd);
+}
 
 int vcam_fault_drop_percent(struct vcam_device *dev) {
     char buf[32];
@@ -167,6 +179,51 @@ int vcam_fault_take_ioctl_failure(struct vcam_device *dev, unsigned long request
 }
 
 static bool process_alive(int pid) { return kill(pid, 0) == 0 || errno == EPERM; }
+
+// ---- who has the device open (across processes), for the reconnect after the last close ----------
+
+void vcam_holder_add(struct vcam_device *dev) {
+    struct vcam_shared *sh = dev->shared;
+    int me = getpid();
+    for (int i = 0; i < VCAM_MAX_HOLDERS; i++)
+        if (atomic_load(&sh->holder_pid[i]) == me) {
+            atomic_fetch_add(&sh->holder_opens[i], 1);
+            return;
+        }
+    for (int i = 0; i < VCAM_MAX_HOLDERS; i++) {
+        int cur = atomic_load(&sh->holder_pid[i]);
+        if (cur && process_alive(cur)) continue;
+        if (atomic_compare_exchange_strong(&sh->holder_pid[i], &cur, me)) {
+            atomic_store(&sh->holder_opens[i], 1);
+            return;
+        }
+    }
+    // More than VCAM_MAX_HOLDERS processes: this one is not counted, so it cannot delay a reconnect.
+}
+
+void vcam_holder_remove(struct vcam_device *dev) {
+    struct vcam_shared *sh = dev->shared;
+    int me = getpid();
+    for (int i = 0; i < VCAM_MAX_HOLDERS; i++)
+        if (atomic_load(&sh->holder_pid[i]) == me) {
+            if (atomic_fetch_sub(&sh->holder_opens[i], 1) <= 1) atomic_store(&sh->holder_pid[i], 0);
+            return;
+        }
+}
+
+// Ends a disconnect once no live process has the device open; true if the device is connected now.
+bool vcam_reconnect_if_unused(struct vcam_device *dev) {
+    if (!vcam_fault_disconnected(dev)) return true;
+    struct vcam_shared *sh = dev->shared;
+    for (int i = 0; i < VCAM_MAX_HOLDERS; i++) {
+        int pid = atomic_load(&sh->holder_pid[i]);
+        if (pid && atomic_load(&sh->holder_opens[i]) > 0 && process_alive(pid)) return false;
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/disconnected", dev->state_dir);
+    unlink(path);
+    return true;
+}
 
 bool vcam_claim_owner(struct vcam_device *dev) {
     int me = getpid();

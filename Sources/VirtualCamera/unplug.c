@@ -44,7 +44,7 @@ static void *watcher_main(void *arg) {
                 }
             if (subscribed) vcam_controls_notice_foreign_changes_locked(dev);
             pthread_mutex_unlock(&dev->lock);
-            if (!live || !vcam_fault_unplugged(dev)) continue;
+            if (!live || !(vcam_fault_unplugged(dev) || vcam_fault_disconnected(dev))) continue;
             pthread_mutex_lock(&dev->lock);
             vcam_unplug_locked(dev);
             pthread_mutex_unlock(&dev->lock);

@@ -13,11 +13,13 @@
 #include <sys/types.h>
 
 #define VCAM_MAX_DEVICES 16
-#define VCAM_MAX_FORMATS 4
+#define VCAM_MAX_HOLDERS 32
+#define VCAM_MAX_FORMATS 8
 #define VCAM_MAX_SIZES 8
-#define VCAM_MAX_RATES 4
+#define VCAM_MAX_RATES 12
 #define VCAM_MAX_BUFFERS 32
-#define VCAM_MAX_CONTROLS 32
+#define VCAM_MAX_CONTROLS 48
+#define VCAM_PAYLOAD_BYTES 1024
 #define VCAM_MAX_EVENTS 64
 #define VCAM_MAX_SUBSCRIPTIONS 32
 #define VCAM_FD_TABLE_SIZE 65536
@@ -32,9 +34,15 @@
 #define VCAM_CTRL_WHICH_MIN_VAL 0x0f020000
 #define VCAM_CTRL_WHICH_MAX_VAL 0x0f030000
 
-enum vcam_profile { VCAM_PROFILE_UVC, VCAM_PROFILE_SENSOR, VCAM_PROFILE_BASIC };
+enum vcam_profile { VCAM_PROFILE_UVC, VCAM_PROFILE_SENSOR, VCAM_PROFILE_BASIC, VCAM_PROFILE_WEBCAM, VCAM_PROFILE_VIVID };
 
 struct vcam_size { uint32_t width, height; };
+
+// A frame interval as V4L2 gives it: seconds per frame (1/25 is 25 fps, 2/25 is 12.5 fps, 1001/30000 is 29.97).
+struct vcam_interval { uint32_t numerator, denominator; };
+
+// The frame intervals one format offers at one size, in ENUM_FRAMEINTERVALS order.
+struct vcam_interval_list { int n; struct vcam_interval at[VCAM_MAX_RATES]; };
 
 // One control as a driver would register it with the v4l2 control framework.
 struct vcam_control {
@@ -44,7 +52,14 @@ struct vcam_control {
     int64_t minimum, maximum, step, default_value;
     uint32_t flags;
     const char *const *menu;   // MENU controls: names indexed by value (NULL entries are skipped)
+    const int64_t *int_menu;   // INTEGER_MENU controls: values indexed by item
+    uint64_t skip_mask;        // INTEGER_MENU items that do not exist (bit n: item n)
+    uint32_t dims[V4L2_CTRL_MAX_DIMS];   // arrays (U8/U16/U32): their dimensions; all 0 for a single value
 };
+
+// Vivid's own control class and the ids vivid gives its disconnect button (vivid-ctrls.c).
+#define VCAM_CID_VIVID_CLASS 0x00f00001
+#define VCAM_CID_VIVID_DISCONNECT 0x00f0f041
 
 // State shared by every process that uses a device: one mmap'ed file per device in the state directory.
 struct vcam_shared {
@@ -55,7 +70,10 @@ struct vcam_shared {
     _Atomic uint64_t focus_busy_until; // CLOCK_MONOTONIC ns; auto_focus_status is BUSY until then
     _Atomic uint32_t strobe_pending;   // frames left to be lit by a flash strobe
     _Atomic uint32_t generation;       // bumped on every control change (render cache key)
-    _Atomic uint32_t format[4];        // current fourcc, width, height, frames per second (0: default)
+    uint8_t payload[VCAM_PAYLOAD_BYTES]; // string and array control values (each at its control's offset)
+    _Atomic int32_t holder_pid[VCAM_MAX_HOLDERS];   // processes that have the device open …
+    _Atomic int32_t holder_opens[VCAM_MAX_HOLDERS]; // … and how many open file handles each has
+    _Atomic uint32_t format[5];        // current fourcc, width, height, interval numerator, denominator (0: default)
 };
 
 struct vcam_device {
@@ -70,8 +88,13 @@ struct vcam_device {
     uint32_t formats[VCAM_MAX_FORMATS];
     int nsizes;
     struct vcam_size sizes[VCAM_MAX_SIZES];
-    int nrates;
-    uint32_t rates[VCAM_MAX_RATES];   // frames per second
+    int nrates;                       // the `fps` option: one list of intervals for every format and size
+    struct vcam_interval rates[VCAM_MAX_RATES];
+    // The mode table: intervals[f][s] are what formats[f] offers at sizes[s] (every format has every size).
+    struct vcam_interval_list intervals[VCAM_MAX_FORMATS][VCAM_MAX_SIZES];
+    struct vcam_size default_size;
+    struct vcam_interval default_interval;
+    const char *input_name;           // VIDIOC_ENUMINPUT
     int ncontrols;
     const struct vcam_control *controls[VCAM_MAX_CONTROLS];
     int slot[VCAM_MAX_CONTROLS];      // index of each control's value in vcam_shared.value
@@ -83,7 +106,7 @@ struct vcam_device {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     struct v4l2_pix_format fmt;
-    uint32_t rate;                    // current frames per second
+    struct vcam_interval interval;    // current frame interval
     int prio_count[4];                // open file handles per priority
     struct vcam_open *queue_owner;
     int nbuffers;
@@ -138,6 +161,11 @@ void vcam_init(void);
 struct vcam_device *vcam_device_for_path(const char *path);
 struct vcam_device *vcam_device_for_rdev(dev_t rdev);
 const char *vcam_format_description(uint32_t fourcc);
+// Formats rendered from the full-range planar frame and converted per frame (everything but YUYV, NV12, MJPG).
+bool vcam_format_is_converted(uint32_t fourcc);
+bool vcam_format_is_full_range(uint32_t fourcc);
+const struct vcam_interval_list *vcam_intervals_for(struct vcam_device *dev, uint32_t fourcc, uint32_t w, uint32_t h);
+struct vcam_interval vcam_nearest_interval(const struct vcam_interval_list *list, struct vcam_interval want);
 
 // state.c
 void vcam_state_locate(struct vcam_device *dev);
@@ -145,6 +173,11 @@ void vcam_state_attach(struct vcam_device *dev);
 bool vcam_fault_unplugged(struct vcam_device *dev);
 bool vcam_fault_denied(struct vcam_device *dev);
 bool vcam_fault_stalled(struct vcam_device *dev);
+bool vcam_fault_disconnected(struct vcam_device *dev);
+void vcam_disconnect(struct vcam_device *dev);
+void vcam_holder_add(struct vcam_device *dev);
+void vcam_holder_remove(struct vcam_device *dev);
+bool vcam_reconnect_if_unused(struct vcam_device *dev);
 int vcam_fault_drop_percent(struct vcam_device *dev);
 int vcam_fault_take_ioctl_failure(struct vcam_device *dev, unsigned long request);
 bool vcam_claim_owner(struct vcam_device *dev);

@@ -65,7 +65,7 @@ struct CameraOptions {
     /// NAME=VALUE, as `gstcam set` and `--set` take it.
     static func assignment(_ item: String) throws(UsageError) -> (name: String, value: String) {
         guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
-            throw UsageError("\"\(item)\" is not NAME=VALUE")
+            throw UsageError("\"\(PrintableText.escaping(item))\" is not NAME=VALUE")
         }
         return (String(item[..<equals]), String(item[item.index(after: equals)...]))
     }

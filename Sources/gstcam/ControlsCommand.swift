@@ -48,14 +48,14 @@ enum ControlsCommand: Command {
         for (control, column) in zip(list, columns) {
             if currentClass != .some(control.className) {
                 currentClass = .some(control.className)
-                out += (out.isEmpty ? "" : "\n") + (control.className ?? "Controls") + "\n"
+                out += (out.isEmpty ? "" : "\n") + PrintableText.escaping(control.className ?? "Controls") + "\n"
             }
             let line = "  " + control.name.padded(nameWidth) + "  " + control.type.description.padded(8)
                 + column.range.padded(rangeWidth) + "  " + column.default.padded(defaultWidth) + "  " + column.value
             out += String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
             if !control.menu.isEmpty {
                 let items = control.menu.map { item in
-                    (control.value?.integer == item.index ? "*" : "") + "\(item.index): \(item.name)"
+                    (control.value?.integer == item.index ? "*" : "") + "\(item.index): \(PrintableText.escaping(item.name))"
                 }
                 out += String(repeating: " ", count: nameWidth + 12) + items.joined(separator: "   ") + "\n"
             }
@@ -63,11 +63,16 @@ enum ControlsCommand: Command {
         return out
     }
 
-    /// The columns of one control: "0…255 step 5", "default 128", "value 153 (60%)  [inactive]".
+    /// The columns of one control: "0…255 step 5", "default 128", "value 153 (60%)  [inactive]"; an array's
+    /// range names its dimensions ("[8][16] 16…8192") and its value shows the first elements.
     static func describe(_ control: CameraControl) -> (range: String, default: String, value: String) {
         var range = "", defaultText = ""
         switch control.type {
-        case .integer, .integer64, .menu, .integerMenu, .unsigned8, .unsigned16, .unsigned32:
+        case .unsigned8, .unsigned16, .unsigned32:
+            let dimensions = control.dimensions.map { "[\($0)]" }.joined()
+            range = "\(dimensions) \(control.minimum)…\(control.maximum)" + (control.step > 1 ? " step \(control.step)" : "")
+            defaultText = "default \(control.defaultValue)"
+        case .integer, .integer64, .menu, .integerMenu:
             range = "\(control.minimum)…\(control.maximum)" + (control.step > 1 ? " step \(control.step)" : "")
             defaultText = "default \(control.defaultValue)"
         case .boolean:
@@ -83,7 +88,10 @@ enum ControlsCommand: Command {
         var parts: [String] = []
         if control.type != .button {
             var value = "value \(control.valueDescription)"
-            if control.type == .bitmask, let number = control.value?.integer { value = "value 0x\(String(number, radix: 16))" }
+            if case let .array(array)? = control.value, array.elements.count > 8 {
+                value = "value " + array.elements.prefix(8).map(String.init).joined(separator: " ")
+                    + " … (\(array.elements.count) elements)"
+            }
             if let percent = control.percentage { value += " (\(Int(percent.rounded()))%)" }
             parts.append(value)
         }

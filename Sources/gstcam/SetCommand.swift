@@ -1,3 +1,4 @@
+import Foundation
 import GstCamera
 
 /// `gstcam set NAME=VALUE…`: change controls and print what the camera actually applied.
@@ -9,7 +10,8 @@ enum SetCommand: Command {
 
     Sets each control in order and prints it as read back from the camera, so you see what was applied.
     VALUE is a number (128, -3, 0x1f), a percentage of the control's range (60%), a menu item by name or
-    index (manual_mode or 1), or true/false (on/off) for a switch. Stops at the first control that fails
+    index (manual_mode or 1), true/false (on/off) for a switch, text for a string control, numbers separated
+    by spaces for an array (one number sets every element), anything for a button (pressing it). Stops at the first control that fails
     (unknown name, out of range, read-only, inactive); the ones before it stay set. See docs/controls.md.
 
     OPTIONS:
@@ -33,7 +35,12 @@ enum SetCommand: Command {
                 continue
             }
             var line = "\(applied.name)=\(applied.valueDescription)"
-            if applied.value?.description != value && applied.valueDescription != value { line += "  (asked \(value))" }
+            let filledWithAsked: Bool = if case let .array(array)? = applied.value {
+                array.elements.allSatisfy { String($0) == value.trimmingCharacters(in: .whitespaces) }
+            } else { false }
+            if applied.value?.description != value && applied.valueDescription != value && !filledWithAsked {
+                line += "  (asked \(PrintableText.escaping(value)))"
+            }
             print(line)
         }
     }

@@ -77,7 +77,8 @@ import Testing
         #expect(try ControlValueParser.parse("manual_mode", for: exposure) == .integer(1))
         #expect(try ControlValueParser.parse("Aperture Priority Mode", for: exposure) == .integer(3))
         #expect(try ControlValueParser.parse("2", for: exposure) == .integer(2))
-        #expect(throws: CameraError.controlOutOfRange(name: "auto_exposure", value: "7", minimum: 0, maximum: 3, step: 1)) {
+        #expect(throws: CameraError.controlNotMenuItem(name: "auto_exposure", value: "7", items: [
+            "0 Auto Mode", "1 Manual Mode", "2 Shutter Priority Mode", "3 Aperture Priority Mode"])) {
             try ControlValueParser.parse("7", for: exposure)
         }
         #expect(throws: CameraError.controlBadValue(name: "auto_exposure", value: "sport", expected:

@@ -17,7 +17,7 @@ enum VirtualCameras {
     }
 
     /// The fourccs a virtual device is configured with (its `formats=` option), nil when it keeps its
-    /// profile's own (which include YUYV and NV12).
+    /// profile's own (which include YUYV and NV12, except the webcam's: YUYV and MJPG).
     static func configuredFormats(of path: String) -> Set<String>? {
         option("formats", of: path).map { Set($0.split(separator: "+").map { $0 == "MJPEG" ? "MJPG" : String($0) }) }
     }
@@ -38,9 +38,14 @@ enum VirtualCameras {
         return nil
     }
 
+    /// The profile of the virtual device at `path` ("uvc", "webcam", "vivid", …).
+    static func profile(of path: String) -> String? { devices.first { $0.path == path }?.profile }
+
     /// Whether `reported` fourccs are what the virtual device at `path` was configured with.
     static func formatsMatch(_ reported: [String], _ path: String) -> Bool {
         if let configured = configuredFormats(of: path) { return Set(reported) == configured }
+        // The webcam profile is a USB webcam: raw YUYV and Motion-JPEG only.
+        if devices.first(where: { $0.path == path })?.profile == "webcam" { return Set(reported) == ["YUYV", "MJPG"] }
         return Set(reported).isSuperset(of: ["YUYV", "NV12"])
     }
 

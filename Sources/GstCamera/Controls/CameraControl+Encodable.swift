@@ -1,7 +1,7 @@
 /// The JSON form of a control (`gstcam controls --json`, `gstcam get --json`), documented in docs/controls.md.
 extension CameraControl: Encodable {
     private enum Keys: String, CodingKey {
-        case name, label, id, type, minimum, maximum, step, `default`, value, menu, flags, `class`
+        case name, label, id, type, minimum, maximum, step, `default`, value, menu, flags, `class`, dimensions
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -18,6 +18,7 @@ extension CameraControl: Encodable {
         try container.encode(menu, forKey: .menu)
         try container.encode(flags.names, forKey: .flags)
         try container.encode(className, forKey: .class)
+        try container.encodeIfPresent(dimensions.isEmpty ? nil : dimensions, forKey: .dimensions)
     }
 
     /// The id as v4l2-ctl prints it: "0x00980900".
@@ -28,7 +29,8 @@ extension CameraControl: Encodable {
 }
 
 extension ControlValue: Encodable {
-    /// Numbers as JSON numbers, strings as strings, rectangles as {left, top, width, height}, bytes as an array.
+    /// Numbers as JSON numbers, strings as strings, rectangles as {left, top, width, height}, arrays as nested
+    /// arrays of numbers (one level per dimension), bytes as an array.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case let .integer(number):
@@ -39,9 +41,33 @@ extension ControlValue: Encodable {
             try container.encode(text)
         case let .rectangle(rectangle):
             try rectangle.encode(to: encoder)
+        case let .area(area):
+            try area.encode(to: encoder)
+        case let .array(array):
+            try NestedElements(elements: array.elements[...], dimensions: array.dimensions[...]).encode(to: encoder)
         case let .bytes(bytes):
             var container = encoder.singleValueContainer()
             try container.encode(bytes)
+        }
+    }
+}
+
+/// An array control's elements nested by its dimensions: [8][16] becomes 8 arrays of 16 numbers.
+private struct NestedElements: Encodable {
+    var elements: ArraySlice<Int64>
+    var dimensions: ArraySlice<Int>
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        guard let outer = dimensions.first, dimensions.count > 1 else {
+            try container.encode(contentsOf: Array(elements))
+            return
+        }
+        let inner = elements.count / max(outer, 1)
+        for row in 0..<outer {
+            let start = elements.startIndex + row * inner
+            try container.encode(NestedElements(elements: elements[start..<min(start + inner, elements.endIndex)],
+                                                 dimensions: dimensions.dropFirst()))
         }
     }
 }

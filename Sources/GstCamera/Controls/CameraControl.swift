@@ -17,6 +17,14 @@ public struct CameraControl: Sendable, Hashable {
     public var menu: [ControlMenuItem]
     /// The class heading the control belongs to ("User Controls", "Camera Controls"), when the driver has one.
     public var className: String?
+    /// The dimensions of an array control ([8, 16] for an 8×16 matrix); empty for a single value.
+    public var dimensions: [Int]
+
+    /// Whether the value is an array of numbers (U8/U16/U32 elements), each in `minimum...maximum`.
+    public var isArray: Bool { ControlArray.elementWidth(of: type) != nil }
+
+    /// How many elements an array control holds (1 for a single value).
+    public var elementCount: Int { dimensions.reduce(1, *) }
 
     /// The menu item selected by the current value.
     public var selectedMenuItem: ControlMenuItem? {
@@ -34,18 +42,22 @@ public struct CameraControl: Sendable, Hashable {
         [.integer, .integer64, .unsigned8, .unsigned16, .unsigned32].contains(type) && maximum > minimum
     }
 
-    /// The value as a person reads it: "128", "1 (Manual Mode)", "true".
+    /// The value as a person reads it: "128", "1 (Manual Mode)", "true", "0x80002000", "\"abc\"" — control
+    /// characters from the driver or a previous `set` escaped, never printed raw.
     public var valueDescription: String {
         guard let value else { return type == .button ? "(button)" : "(write-only)" }
-        if let item = selectedMenuItem { return "\(value) (\(item.name))" }
+        if let item = selectedMenuItem { return "\(value) (\(PrintableText.escaping(item.name)))" }
         if type == .boolean, let number = value.integer { return number != 0 ? "true" : "false" }
+        if type == .bitmask, let number = value.integer { return "0x" + String(UInt64(bitPattern: number), radix: 16) }
+        if case let .string(text) = value { return "\"" + PrintableText.escaping(text) + "\"" }
         return value.description
     }
 
-    /// Where the value sits in the range, 0…100 (for integer controls).
+    /// Where the value sits in the range, 0…100 (for integer controls). Computed in floating point: the span of
+    /// a 64-bit control can be the whole of Int64, which integer arithmetic would overflow.
     public var percentage: Double? {
         guard acceptsPercentage, let number = value?.integer else { return nil }
-        return Double(number - minimum) * 100 / Double(maximum - minimum)
+        return (Double(number) - Double(minimum)) * 100 / (Double(maximum) - Double(minimum))
     }
 
     init(query: ControlQuery, value: ControlValue?, menu: [ControlMenuItem], className: String?) {
@@ -61,5 +73,8 @@ public struct CameraControl: Sendable, Hashable {
         self.value = value
         self.menu = menu
         self.className = className
+        // An array type without dimensions (older drivers) is a one-dimensional array of `elements`.
+        dimensions = query.dimensions.isEmpty && ControlArray.elementWidth(of: query.type) != nil
+            ? [Int(max(query.elements, 1))] : query.dimensions.map(Int.init)
     }
 }

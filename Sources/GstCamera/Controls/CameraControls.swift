@@ -68,7 +68,7 @@ public final class CameraControls: Sendable {
             throw .controlReadOnly(name: control.name, device: devicePath)
         }
         let value = try ControlValueParser.parse(text, for: control)
-        return try write(value, to: control, query: found.query, asTyped: text)
+        return try write(value, to: control, query: found.query, asTyped: PrintableText.escaping(text))
     }
 
     /// Sets a control to a value (a menu's value is the item index) and returns it as read back.
@@ -78,6 +78,9 @@ public final class CameraControls: Sendable {
         let control = try describe(found.query, className: nil)
         guard control.type != .controlClass, !control.flags.contains(.readOnly) else {
             throw .controlReadOnly(name: control.name, device: devicePath)
+        }
+        if let number = value.integer, !control.menu.isEmpty, !control.menu.contains(where: { $0.index == number }) {
+            throw ControlValueParser.notMenuItem(String(number), for: control)
         }
         if let number = value.integer, control.type != .button, control.type != .bitmask,
            number < control.minimum || number > control.maximum {
@@ -143,9 +146,11 @@ public final class CameraControls: Sendable {
                 ? .controlInactive(name: control.name, device: devicePath)
                 : .deviceBusy(path: devicePath, holder: nil)
         case EINVAL:
-            let expected = control.menu.isEmpty ? "a value in \(control.minimum)…\(control.maximum)"
-                : "one of: " + control.menu.map { "\(ControlName.from(label: $0.name)) (\($0.index))" }.joined(separator: ", ")
-            return .controlBadValue(name: control.name, value: asTyped, expected: expected)
+            if !control.menu.isEmpty { return ControlValueParser.notMenuItem(asTyped, for: control) }
+            if control.type == .area {
+                return .controlBadValue(name: control.name, value: asTyped, expected: "WIDTHxHEIGHT, both above 0")
+            }
+            return .controlBadValue(name: control.name, value: asTyped, expected: "a value in \(control.minimum)…\(control.maximum)")
         default:
             return CameraError(errno: code, path: devicePath, operation: "VIDIOC_S_EXT_CTRLS")
         }
@@ -162,6 +167,8 @@ public final class CameraControls: Sendable {
             return (match, all)
         }
         let names = all.map { ControlName.from(label: $0.label) }
-        throw .controlUnknown(name: name, device: devicePath, suggestions: ControlName.suggestions(for: name, among: names))
+        // The name is echoed: a control character typed (or pasted) in it must not reach the terminal raw.
+        throw .controlUnknown(name: PrintableText.escaping(name), device: devicePath,
+                              suggestions: ControlName.suggestions(for: name, among: names))
     }
 }

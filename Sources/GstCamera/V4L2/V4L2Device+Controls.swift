@@ -14,6 +14,8 @@ struct ControlQuery: Sendable, Hashable {
     var flags: ControlFlags
     var elementSize: UInt32
     var elements: UInt32
+    /// An array control's dimensions (`dims[0..<nr_of_dims]`); empty for a single value.
+    var dimensions: [UInt32] = []
 }
 
 /// One VIDIOC_QUERYMENU answer: the name of a menu item, or the number of an integer-menu item.
@@ -40,10 +42,12 @@ extension V4L2Device {
             if code == EINVAL || code == ENOTTY { return nil }
             throw CameraError(errno: code, path: path, operation: "VIDIOC_QUERY_EXT_CTRL")
         }
+        let dimensions = withUnsafeBytes(of: query.dims) { Array($0.bindMemory(to: UInt32.self)) }
         return ControlQuery(id: query.id, type: ControlType(rawValue: query.type), label: cString(query.name),
                             minimum: query.minimum, maximum: query.maximum, step: query.step,
                             defaultValue: query.default_value, flags: ControlFlags(rawValue: query.flags),
-                            elementSize: query.elem_size, elements: query.elems)
+                            elementSize: query.elem_size, elements: query.elems,
+                            dimensions: Array(dimensions.prefix(Int(min(query.nr_of_dims, 4)))))
     }
 
     /// Every control, in the driver's order (class headers included), skipping disabled ones.
@@ -138,6 +142,8 @@ extension V4L2Device {
             var buffer = [UInt8](repeating: 0, count: Int(control.elementSize) * Int(max(control.elements, 1)))
             switch value {
             case let .rectangle(rectangle)?: rectangle.write(into: &buffer)
+            case let .array(array)?: buffer = array.payload(type: control.type, byteCount: buffer.count)
+            case let .area(area)?: area.write(into: &buffer)
             case let .bytes(bytes)?: for (offset, byte) in bytes.prefix(buffer.count).enumerated() { buffer[offset] = byte }
             default: break
             }
@@ -163,6 +169,9 @@ extension V4L2Device {
             guard let bytes = extControl.p_u8 else { return .bytes([]) }
             let copy = Array(UnsafeBufferPointer(start: bytes, count: Int(extControl.size)))
             if control.type == .rectangle, let rectangle = ControlRectangle(bytes: copy) { return .rectangle(rectangle) }
+            if control.type == .area, let area = ControlArea(bytes: copy) { return .area(area) }
+            let dimensions = control.dimensions.isEmpty ? [Int(max(control.elements, 1))] : control.dimensions.map(Int.init)
+            if let array = ControlArray(payload: copy, type: control.type, dimensions: dimensions) { return .array(array) }
             return .bytes(copy)
         case .integer64:
             return .integer(extControl.value64)
