@@ -135,6 +135,27 @@ import Testing
         #expect(gone.errors.contains("gstcam: Camera disconnected — waiting for it: Virtual UVC Camera (video22) (/dev/video22)"), "\(gone.errors)")
     }
 
+    /// vivid's disconnect (the virtual camera's vivid profile does what the kernel driver does): the node stays,
+    /// every fd fails with ENODEV, and the driver reconnects once the last fd is closed, so the screen's own
+    /// closing of the failed session is what brings the camera back.
+    @Test func aDriverDisconnectIsWaitedOutWithoutAnyoneReplugging() throws {
+        let devices = "/dev/video22=vivid,color=1ec8e0"
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--fps", "25", "--sink", "none", "--json",
+                                        "--duration", "30"], devices: devices)
+        defer { screen.remove() }
+        #expect(screen.wait(8) { screen.output.contains(#""frames":"#) }, "no figures: \(screen.errors)")
+        let disconnect = try runProcess("/usr/bin/v4l2-ctl", ["-d", "/dev/video22", "-c", "disconnect=1"],
+                                        environment: screen.environment(devices: devices))
+        #expect(disconnect.status == 0, "\(disconnect.error)")
+        #expect(screen.wait(8) { screen.output.contains(#"{"event":"resumed""#) }, "\(screen.output)\n\(screen.errors)")
+        #expect(screen.output.contains(#"{"event":"waiting","message":"Camera disconnected — waiting for it: /dev/video22 was disconnected."#),
+                "\(screen.output)")
+        let resumed = screen.output.count
+        #expect(screen.wait(4) { screen.output.dropFirst(resumed).contains(#""fps":2"#) }, "\(screen.output)")
+        kill(screen.process.processIdentifier, SIGTERM)
+        #expect(screen.exitStatus(within: 5) == 130)
+    }
+
     @Test func aCameraPluggedInWhileTheScreenRunsIsAnnouncedAndReachedWithC() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
         let screen = try ScreenProcess(["preview", "--device", "/dev/video0", "--sink", "ximagesink", "--duration", "30"],
