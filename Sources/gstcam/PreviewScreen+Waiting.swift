@@ -7,7 +7,11 @@ import GstCamera
 /// handle closes). The window shows a dark waiting picture (pipelines/waiting.pipeline) with the message; the
 /// terminal shows the message instead of the picture; stderr gets a line either way.
 extension PreviewScreen {
-    static let waitingMessage = "Camera disconnected — waiting for it"
+    /// What the screen says while it waits: a stalled camera is still there, any other lost one is gone.
+    static func waitingMessage(for error: CameraError) -> String {
+        if case .stalled = error { return "No frames from the camera — waiting for it" }
+        return "Camera disconnected — waiting for it"
+    }
 
     /// How long after a failed restart the next try waits (a camera that is listed but will not stream yet).
     static let retryInterval = Duration.seconds(2)
@@ -20,9 +24,10 @@ extension PreviewScreen {
         state.withLock { $0.waiting = (error, camera) }
         defer { state.withLock { $0.waiting = nil } }
         Standard.error.write("gstcam: \(error)\n")
-        Standard.error.write("gstcam: \(Self.waitingMessage): \(camera.name) (\(camera.path)); the preview resumes when it is back\n")
-        printEvent("waiting", "\(Self.waitingMessage): \(error)")
-        showWaiting(camera)
+        let message = Self.waitingMessage(for: error)
+        Standard.error.write("gstcam: \(message): \(camera.name) (\(camera.path)); the preview resumes when it is back\n")
+        printEvent("waiting", "\(message): \(error)")
+        showWaiting(camera, message)
         var picture = await startWaitingPicture()
         defer { picture.map(stopHelper) }
         // A first try soon: the failed pipeline has just gone to NULL, and a driver that reconnects on the last
@@ -49,7 +54,7 @@ extension PreviewScreen {
                 }
                 nextTry = clock.now + Self.retryInterval
                 guard !isOver else { break }
-                showWaiting(camera)
+                showWaiting(camera, message)
                 picture = await startWaitingPicture()
             }
             try? await Task.sleep(for: .milliseconds(250))
@@ -57,8 +62,8 @@ extension PreviewScreen {
         return false
     }
 
-    private func showWaiting(_ camera: Camera) {
-        surface?.showLastingMessage(Self.waitingMessage)
+    private func showWaiting(_ camera: Camera, _ message: String) {
+        surface?.showLastingMessage(message)
         surface?.setStatus("\(camera.name) (\(camera.path)) · disconnected")
     }
 

@@ -130,7 +130,7 @@ final class PreviewScreen: Sendable {
             return CameraActionOutcome(message: "Quit")
         }
         if let waiting = state.withLock({ $0.waiting }) {
-            let outcome = CameraActionOutcome(message: "\(Self.waitingMessage) (\(waiting.camera.path))", isError: true)
+            let outcome = CameraActionOutcome(message: "\(Self.waitingMessage(for: waiting.error)) (\(waiting.camera.path))", isError: true)
             Standard.error.write("gstcam: \(outcome.message)\n")
             return outcome
         }

@@ -135,6 +135,22 @@ import Testing
         #expect(gone.errors.contains("gstcam: Camera disconnected — waiting for it: Virtual UVC Camera (video22) (/dev/video22)"), "\(gone.errors)")
     }
 
+    @Test func aCameraStalledPastTheStallTimeoutIsWaitedForAndResumes() throws {
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "none", "--json", "--stall-timeout", "2",
+                                        "--duration", "30"], devices: Self.devices)
+        defer { screen.remove() }
+        #expect(screen.wait(8) { screen.output.contains(#""frames":"#) }, "no figures: \(screen.errors)")
+        try Self.fault(screen, "stall", present: true)
+        #expect(screen.wait(6) {
+            screen.output.contains(#"{"event":"waiting","message":"No frames from the camera — waiting for it: /dev/video22 stopped sending frames for 2 s."#)
+        }, "\(screen.output)\n\(screen.errors)")
+        #expect(!screen.output.contains(#"{"event":"resumed""#))
+        try Self.fault(screen, "stall", present: false)
+        #expect(screen.wait(8) { screen.output.contains(#"{"event":"resumed""#) }, "\(screen.output)\n\(screen.errors)")
+        kill(screen.process.processIdentifier, SIGINT)
+        #expect(screen.exitStatus(within: 5) == 130)
+    }
+
     /// vivid's disconnect (the virtual camera's vivid profile does what the kernel driver does): the node stays,
     /// every fd fails with ENODEV, and the driver reconnects once the last fd is closed, so the screen's own
     /// closing of the failed session is what brings the camera back.
