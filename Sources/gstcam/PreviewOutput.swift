@@ -31,8 +31,12 @@ enum PreviewOutput: Equatable {
             case .noDisplay:
                 return onTerminal ? .terminal : .none
             case let .answers(server):
-                if let sink = WindowSink.choose(for: server) { return .window(sink: sink) }
-                let problem = "no video sink could open a window there (tried \(Self.sinks(for: server).joined(separator: ", ")))"
+                let problem: String
+                switch WindowSink.choose(for: server) {
+                case let .success(sink): return .window(sink: sink)
+                case let .failure(failure):
+                    problem = "no video sink could open a window on \(Self.describe(server)) (\(failure.reasons.joined(separator: "; ")))"
+                }
                 guard onTerminal else { throw DisplayUnavailable(problem: problem, sink: nil) }
                 Standard.error.write("gstcam: \(problem); showing the camera in this terminal.\n")
                 return .terminal
@@ -45,10 +49,10 @@ enum PreviewOutput: Equatable {
         }
     }
 
-    private static func sinks(for server: DisplayServer) -> [String] {
+    private static func describe(_ server: DisplayServer) -> String {
         switch server {
-        case .x11: WindowSink.x11
-        case .wayland: WindowSink.wayland
+        case let .x11(display): "DISPLAY=\(display)"
+        case let .wayland(display): "WAYLAND_DISPLAY=\(display)"
         }
     }
 

@@ -21,7 +21,7 @@ extension PreviewScreen {
     func waitForCamera(_ camera: Camera, after error: CameraError, deadline: ContinuousClock.Instant?) async -> Bool {
         let clock = ContinuousClock()
         let lost = clock.now
-        state.withLock { $0.waiting = (error, camera) }
+        state.withLock { $0.waiting = (error, camera, false) }
         defer { state.withLock { $0.waiting = nil } }
         Standard.error.write("gstcam: \(error)\n")
         let message = Self.waitingMessage(for: error)
@@ -35,21 +35,28 @@ extension PreviewScreen {
         var nextTry = clock.now + .milliseconds(500)
         while !isOver {
             if let deadline, clock.now >= deadline { return false }
+            // c (or a switch request) while waiting: another camera instead.
+            if state.withLock({ $0.waiting?.switchRequested == true }), let other = otherCamera(than: camera) {
+                state.withLock { $0.waiting?.switchRequested = false }
+                picture.map(stopHelper)
+                picture = nil
+                if await restart(on: other) {
+                    resumed(on: other, from: camera, saying: "Camera", "Camera: \(other.name) (\(other.path)); "
+                            + "\(camera.name) is still gone", event: "switched")
+                    return true
+                }
+                guard !isOver else { break }
+                showWaiting(camera, message)
+                picture = await startWaitingPicture()
+            }
             if clock.now >= nextTry, let back = monitor.cameras.first(where: { $0.isSameCamera(as: camera) && $0.isAccessible }),
                Self.nodeExists(back.path) {
                 picture.map(stopHelper)
                 picture = nil
                 if await restart(on: back) {
                     let seconds = Int((clock.now - lost).seconds.rounded())
-                    let text = "\(back.name) is back (\(back.path)) after \(seconds) s; preview resumed"
-                    surface?.showLastingMessage(nil)
-                    surface?.showMessage("Camera back", for: .seconds(2))
-                    surface?.setStatus(cameraOperator.statusLine())
-                    Standard.error.write("gstcam: \(text)\n")
-                    printEvent("resumed", text)
-                    if back.path != camera.path, let server = server.withLock({ $0 }) {
-                        server.move(to: RemoteSocketPath.path(forDevice: back.path))
-                    }
+                    resumed(on: back, from: camera, saying: "Camera back",
+                            "\(back.name) is back (\(back.path)) after \(seconds) s; preview resumed", event: "resumed")
                     return true
                 }
                 nextTry = clock.now + Self.retryInterval
@@ -60,6 +67,23 @@ extension PreviewScreen {
             try? await Task.sleep(for: .milliseconds(250))
         }
         return false
+    }
+
+    /// The screen shows `camera` again (or another one): the message goes, the socket follows the device.
+    private func resumed(on camera: Camera, from lost: Camera, saying brief: String, _ text: String, event: String) {
+        surface?.showLastingMessage(nil)
+        surface?.showMessage(brief == "Camera" ? "Camera: \(camera.name)" : brief, for: .seconds(2))
+        surface?.setStatus(cameraOperator.statusLine())
+        Standard.error.write("gstcam: \(text)\n")
+        printEvent(event, text)
+        if camera.path != lost.path, let server = server.withLock({ $0 }) {
+            server.move(to: RemoteSocketPath.path(forDevice: camera.path))
+        }
+    }
+
+    /// The first camera this user can open that is not `camera`, as the monitor lists them.
+    func otherCamera(than camera: Camera) -> Camera? {
+        monitor.cameras.first { $0.isAccessible && !$0.isSameCamera(as: camera) }
     }
 
     private func showWaiting(_ camera: Camera, _ message: String) {

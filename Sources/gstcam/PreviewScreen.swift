@@ -44,8 +44,9 @@ final class PreviewScreen: Sendable {
         var ending: Ending?
         /// Ctrl-C, SIGTERM: the screen ends without an ending of its own (the command exits 130).
         var stopRequested = false
-        /// Set while the camera is gone: why, and which camera the screen waits for.
-        var waiting: (error: CameraError, camera: Camera)?
+        /// Set while the camera is gone: why, which camera the screen waits for, and whether `c` asked for
+        /// another camera meanwhile.
+        var waiting: (error: CameraError, camera: Camera, switchRequested: Bool)?
         /// The camera shown now (its identity is what the screen waits for when it fails).
         var camera: Camera?
         /// Sessions that are not the operator's but must stop with the screen: the waiting picture, a camera
@@ -130,6 +131,10 @@ final class PreviewScreen: Sendable {
             return CameraActionOutcome(message: "Quit")
         }
         if let waiting = state.withLock({ $0.waiting }) {
+            if action == .nextCamera, let other = otherCamera(than: waiting.camera) {
+                state.withLock { $0.waiting?.switchRequested = true }
+                return CameraActionOutcome(message: "Switching to \(other.name) (\(other.path))")
+            }
             let outcome = CameraActionOutcome(message: "\(Self.waitingMessage(for: waiting.error)) (\(waiting.camera.path))", isError: true)
             Standard.error.write("gstcam: \(outcome.message)\n")
             return outcome

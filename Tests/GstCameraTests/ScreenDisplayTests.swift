@@ -1,5 +1,5 @@
 import Foundation
-import GstCamera
+@testable import GstCamera
 import Testing
 
 /// `gstcam preview` with a display that is set but does not answer: never a crash (autovideosink walking into a
@@ -60,7 +60,13 @@ import Testing
         let live = try #require(ProcessInfo.processInfo.environment["DISPLAY"], "no X display: run the tests with scripts/test")
         #expect(DisplayCheck.check(["DISPLAY": live]) == .answers(.x11(display: live)))
         // Xvfb has no XVideo: the explicit list goes on to ximagesink.
-        #expect(WindowSink.choose(for: .x11(display: live)) == "ximagesink")
+        #expect(WindowSink.choose(for: .x11(display: live)) == .success("ximagesink"))
+        // Why a sink could not be used is kept, in the sink's words.
+        guard case let .failure(failure) = WindowSink.firstWorking(["xvimagesink", "nosuchsink"]) else {
+            Issue.record("xvimagesink opened a window on Xvfb")
+            return
+        }
+        #expect(failure.reasons == ["xvimagesink: Could not initialise Xv output", "nosuchsink: not installed"])
         #expect(DisplayCheck.check([:]) == .noDisplay)
         #expect(DisplayCheck.check(["DISPLAY": "nonsense"]).problem == "DISPLAY=nonsense does not answer (it is not of the form :N or host:N)")
         let folder = try makeTemporaryFolder()

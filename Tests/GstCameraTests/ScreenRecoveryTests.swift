@@ -73,6 +73,32 @@ import Testing
         #expect(screen.exitStatus(within: 5) == 0)
     }
 
+    @Test func cWhileWaitingShowsAnotherCamera() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "ximagesink", "--duration", "30"],
+                                       devices: Self.devices)
+        defer { screen.remove() }
+        #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
+        try Self.fault(screen, "unplugged", present: true)
+        #expect(screen.wait(5) { screen.errors.contains("Camera disconnected — waiting for it") }, "\(screen.errors)")
+        Thread.sleep(forTimeInterval: 1)
+        try xdotool("mousemove", "330", "250", "mousemove", "320", "240", "key", "c")
+        #expect(screen.wait(8) { screen.errors.contains("gstcam: Camera: Virtual UVC Camera (video0) (/dev/video0); Virtual UVC Camera (video22) is still gone") },
+                "\(screen.errors)")
+        let red = (0xe6, 0x1e, 0x1e)
+        var window = (width: 0, height: 0, rgb: [UInt8]())
+        #expect(screen.wait(5) {
+            window = (try? screenshot(into: screen.folder)) ?? window
+            return countPixels(window, near: red, tolerance: 30, x: 0..<640, y: 0..<70) > 20_000
+        }, "the other camera is not shown: \(screen.errors)")
+        // The camera it left coming back changes nothing: it is announced, the screen stays on video0.
+        try Self.fault(screen, "unplugged", present: false)
+        #expect(screen.wait(5) { screen.errors.contains("gstcam: Camera plugged in: Virtual UVC Camera (video22)") }, "\(screen.errors)")
+        #expect(!screen.errors.contains("preview resumed"))
+        try xdotool("mousemove", "330", "250", "mousemove", "320", "240", "key", "q")
+        #expect(screen.exitStatus(within: 5) == 0)
+    }
+
     @Test func theTerminalViewSaysTheCameraIsGoneAndDrawsItAgainWhenItIsBack() throws {
         let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--sink", "terminal"])
         defer { terminal.remove() }

@@ -150,23 +150,41 @@ public enum WindowSink {
     public static let x11 = ["xvimagesink", "ximagesink", "glimagesink"]
     public static let wayland = ["waylandsink", "glimagesink"]
 
-    /// The first sink of the list for `server` that is installed and opens the display (reaches READY).
-    public static func choose(for server: DisplayServer) -> String? {
+    /// The first sink of the list for `server` that is installed and opens the display (reaches READY), or why
+    /// none did (each sink's own words, e.g. "xvimagesink: Could not initialise Xv output").
+    public static func choose(for server: DisplayServer) -> Result<String, WindowSinkFailure> {
         switch server {
         case .x11: return firstWorking(x11)
         case .wayland: return firstWorking(wayland)
         }
     }
 
-    static func firstWorking(_ factories: [String]) -> String? {
+    static func firstWorking(_ factories: [String]) -> Result<String, WindowSinkFailure> {
         GStreamerRuntime.ensureInitialized()
+        var reasons: [String] = []
         for factory in factories {
-            guard let element = gst_element_factory_make(factory, nil) else { continue }
+            guard let element = gst_element_factory_make(factory, nil) else {
+                reasons.append("\(factory): not installed")
+                continue
+            }
             let sink = Element(owning: element)
+            // A bus of its own: an element outside a pipeline has nowhere to post why it failed.
+            let bus = Bus(owning: gst_bus_new())
+            gst_element_set_bus(sink.pointer, bus.pointer)
             let works = sink.setState(GST_STATE_READY) != .failure
             sink.setState(GST_STATE_NULL)
-            if works { return factory }
+            if works { return .success(factory) }
+            var reason = "refused to open the display"
+            while let message = bus.pop(timeout: 0) {
+                if case let .error(error) = message { reason = error.message; break }
+            }
+            reasons.append("\(factory): \(reason)")
         }
-        return nil
+        return .failure(WindowSinkFailure(reasons: reasons))
     }
+}
+
+/// Why no window sink could be used: one line per sink tried.
+public struct WindowSinkFailure: Error, Sendable, Equatable {
+    public let reasons: [String]
 }
