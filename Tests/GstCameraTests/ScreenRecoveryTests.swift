@@ -73,6 +73,30 @@ import Testing
         #expect(screen.exitStatus(within: 5) == 0)
     }
 
+    /// A video sink draws only when a frame comes: the screen draws the stall line over the last picture.
+    @Test func theWindowShowsAStallOnItsStatusLine() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "ximagesink", "--duration", "30"],
+                                       devices: Self.devices)
+        defer { screen.remove() }
+        #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
+        Thread.sleep(forTimeInterval: 1)
+        let flowing = try screenshot(into: screen.folder, name: "flowing.png")
+        try Self.fault(screen, "stall", present: true)
+        #expect(screen.wait(5) { screen.errors.contains("No frames from /dev/video22 for 2 s") }, "\(screen.errors)")
+        Thread.sleep(forTimeInterval: 1)
+        let stalled = try screenshot(into: screen.folder, name: "stalled.png")
+        // The long status line ("… · 640×480 · 30.0 fps · 1× · no torch · AF-C") has become the short "No frames
+        // from /dev/video22 for N s": its box is gone from the right part of the line (the scene there is static).
+        var changed = 0
+        for y in 434..<456 { for x in 300..<480 where distance(pixel(flowing, x, y), pixel(stalled, x, y)) > 60 { changed += 1 } }
+        #expect(changed > 800, "status line pixels changed by the stall: \(changed)")
+        try Self.fault(screen, "stall", present: false)
+        #expect(screen.wait(5) { screen.errors.contains("Frames from /dev/video22 again") }, "\(screen.errors)")
+        try xdotool("mousemove", "330", "250", "mousemove", "320", "240", "key", "q")
+        #expect(screen.exitStatus(within: 5) == 0)
+    }
+
     @Test func cWhileWaitingShowsAnotherCamera() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
         let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "ximagesink", "--duration", "30"],
@@ -333,4 +357,8 @@ final class RecoveryTerminal {
         }
         try? FileManager.default.removeItem(atPath: folder)
     }
+}
+
+private func distance(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Int {
+    abs(a.0 - b.0) + abs(a.1 - b.1) + abs(a.2 - b.2)
 }

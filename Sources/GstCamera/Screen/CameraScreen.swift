@@ -25,6 +25,8 @@ public final class CameraScreen: Sendable {
         var message = ""
         /// A message shown until replaced (e.g. "Camera disconnected — waiting for it").
         var lastingMessage: String?
+        /// The window's last picture, to draw the overlays again over it when no frame comes.
+        var stillFrame: StillFrame?
     }
 
     private let state = Mutex(State())
@@ -64,8 +66,13 @@ public final class CameraScreen: Sendable {
 
     /// The line along the bottom of the picture.
     public func setStatus(_ text: String) {
-        state.withLock { $0.status = text }
+        let still = state.withLock { state in
+            state.status = text
+            return state.stillFrame
+        }
         element(Self.statusElement)?.set("text", text)
+        // A stalled camera sends no frame that would show the new line: draw it over the last picture.
+        still?.redraw()
     }
 
     /// A message at the top of the picture until the next call (nil removes it); brief messages show over it
@@ -127,6 +134,8 @@ public final class CameraScreen: Sendable {
         }
         branch.child(named: Self.statusElement)?.set("text", status)
         branch.child(named: Self.messageElement)?.set("text", message)
+        let still = branch.child(named: Self.statusElement).flatMap { StillFrame(branch: branch, overlay: $0) }
+        state.withLock { $0.stillFrame = still }
         if let input = branch.staticPad("sink") {
             // Navigation events travel upstream out of the branch towards the tee; they stop here.
             let pad = ProbedPad(input)
