@@ -22,6 +22,9 @@ extension PreviewScreen {
         let clock = ContinuousClock()
         let lost = clock.now
         state.withLock { $0.waiting = (error, camera, false) }
+        // The failed session's pipeline is NULL; the screen's own handle on the camera's controls goes too, or a
+        // driver that reconnects on the last close (vivid) would never come back.
+        cameraOperator.releaseControls()
         defer { state.withLock { $0.waiting = nil } }
         Standard.error.write("gstcam: \(error)\n")
         let message = Self.waitingMessage(for: error)

@@ -204,8 +204,21 @@ import Testing
     /// vivid's disconnect (the virtual camera's vivid profile does what the kernel driver does): the node stays,
     /// every fd fails with ENODEV, and the driver reconnects once the last fd is closed, so the screen's own
     /// closing of the failed session is what brings the camera back.
-    @Test func aDriverDisconnectIsWaitedOutWithoutAnyoneReplugging() throws {
+    /// With a screen (terminal), whose status line reads the camera's controls: that handle must go too.
+    @Test(arguments: ["none", "terminal"])
+    func aDriverDisconnectIsWaitedOutWithoutAnyoneReplugging(sink: String) throws {
         let devices = "/dev/video22=vivid,color=1ec8e0"
+        if sink == "terminal" {
+            let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--fps", "25", "--sink", "terminal"], devices: devices)
+            defer { terminal.remove() }
+            #expect(try terminal.wait(8) { try terminal.screen().contains("640×480 · 2") }, "\((try? terminal.screen()) ?? "")")
+            let disconnect = try runProcess("/usr/bin/v4l2-ctl", ["-d", "/dev/video22", "-c", "disconnect=1"],
+                                            environment: terminal.environment)
+            #expect(disconnect.status == 0, "\(disconnect.error)")
+            #expect(terminal.wait(8) { terminal.file("stderr.txt")?.contains("preview resumed") == true }, "\(terminal.file("stderr.txt") ?? "")")
+            #expect(try terminal.wait(5) { try terminal.screen().contains("640×480 · 2") }, "\((try? terminal.screen()) ?? "")")
+            return
+        }
         let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--fps", "25", "--sink", "none", "--json",
                                         "--duration", "30"], devices: devices)
         defer { screen.remove() }
@@ -306,22 +319,32 @@ final class ChangeLog: Sendable {
 /// `gstcam preview` in a tmux session of its own with a private virtual camera state, for the recovery tests.
 final class RecoveryTerminal {
     let folder: String
+    let devices: String
     let server = "gstcam-recovery-\(UUID().uuidString.prefix(8))"
 
     /// `display`: the DISPLAY the preview gets (none by default).
-    init(_ arguments: [String], display: String? = nil) throws {
+    init(_ arguments: [String], display: String? = nil, devices: String = ScreenRecoveryTests.devices) throws {
         folder = try makeTemporaryFolder()
+        self.devices = devices
         try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
         let command = "\(gstcamBinary) preview \(arguments.joined(separator: " ")) 2>\(folder)/stderr.txt; "
             + "echo $? > \(folder)/status.txt; sleep 30"
         let quoted = command.replacingOccurrences(of: "'", with: "'\\''")
         var line = "exec env " + (display.map { "DISPLAY='\($0)'" } ?? "-u DISPLAY")
         for (key, value) in ["GSTCAM_PHOTO_DIR": folder, "XDG_RUNTIME_DIR": folder, "VCAM_STATE_DIR": folder + "/vcam",
-                             "VCAM_DEVICES": ScreenRecoveryTests.devices] {
+                             "VCAM_DEVICES": devices] {
             line += " \(key)='\(value)'"
         }
         line += " /usr/bin/tmux -L \(server) new-session -d -x 100 -y 30 '\(quoted)' </dev/null >/dev/null 2>&1"
         #expect(system(line) == 0)
+    }
+
+    /// What gstcam in the session sees (for v4l2-ctl and other commands on its cameras).
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["VCAM_STATE_DIR"] = folder + "/vcam"
+        environment["VCAM_DEVICES"] = devices
+        return environment
     }
 
     func fault(_ name: String, present: Bool) throws {

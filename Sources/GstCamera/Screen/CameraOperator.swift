@@ -34,6 +34,7 @@ public final class CameraOperator: Sendable {
             state.lastTime = .now
             state.framesPerSecond = 0
             state.controlsDevice = nil
+            state.controls = nil
         }
     }
 
@@ -42,15 +43,28 @@ public final class CameraOperator: Sendable {
         session.shared.withLock { $0.pipeline?.cameraName } ?? (session.device ?? "Test pattern")
     }
 
-    /// The controls of the camera streaming now; nil for a pipeline without a device (the test pattern).
+    /// The controls of the camera streaming now; nil for a pipeline without a device (the test pattern) or a
+    /// session that ended (whose camera's controls are let go: see `releaseControls()`).
     private func controls() -> CameraControls? {
-        guard let device = session.device else { return nil }
+        guard let device = session.device else {
+            releaseControls()
+            return nil
+        }
         return state.withLock { state in
             if state.controlsDevice != device {
                 state.controls = try? CameraControls(devicePath: device)
                 state.controlsDevice = device
             }
             return state.controls
+        }
+    }
+
+    /// Closes the camera's controls (an open file of the device) until the next action needs them: a driver such
+    /// as vivid reconnects after a disconnect only once every file of the device is closed.
+    public func releaseControls() {
+        state.withLock { state in
+            state.controls = nil
+            state.controlsDevice = nil
         }
     }
 
