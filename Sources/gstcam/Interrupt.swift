@@ -30,6 +30,16 @@ final class Interrupt: Sendable {
         // would discard one already pending, e.g. sent before main() to a process started with them blocked.
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         for number in [SIGINT, SIGTERM] {
+            // A thread that existed before main() (a preloaded library's) may not block them, and the default action
+            // would end the process before the sources are ready. This handler does what libdispatch's own does once
+            // they are: block the signal in that thread and send it again, so it waits for the sources.
+            signal(number) { number in
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                sigaddset(&blocked, number)
+                pthread_sigmask(SIG_BLOCK, &blocked, nil)
+                kill(getpid(), number)
+            }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { received() }
             source.resume()

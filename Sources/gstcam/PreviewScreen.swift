@@ -224,7 +224,8 @@ final class PreviewScreen: Sendable {
                 return event.isStall == (state.stallNotice == nil)
             }
             surface?.setStatus(event.isStall ? notice : cameraOperator.statusLine())
-            if first { Standard.error.write("gstcam: \(notice)\n") }
+            // Not onto the terminal view's own screen, which a stderr line would garble (its status line says it).
+            if first, !(surface is TerminalScreen && isatty(2) != 0) { Standard.error.write("gstcam: \(notice)\n") }
         }
     }
 
