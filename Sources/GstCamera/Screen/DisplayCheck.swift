@@ -119,22 +119,24 @@ public enum DisplayCheck {
     }
 
     private typealias OpenDisplay = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
-    private typealias CloseDisplay = @convention(c) (OpaquePointer?) -> Int32
+
+    /// The connections the checks opened, kept until the process ends: an X server started without `-noreset`
+    /// (Xvfb under xvfb-run) resets when its last client leaves and refuses connections meanwhile, so closing
+    /// the check's connection would make the window sink's own, a moment later, fail now and then.
+    private static let keptConnections = Mutex<[UInt]>([])
 
     /// XOpenDisplay through dlopen (no libX11 link for a command that may never open a window), on a thread of
     /// its own so a server that accepts but never answers costs 3 s, not a hang.
     static func openDisplayFailure(_ display: String) -> String? {
-        guard let library = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL),
-              let open = dlsym(library, "XOpenDisplay"), let close = dlsym(library, "XCloseDisplay") else {
+        guard let library = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL), let open = dlsym(library, "XOpenDisplay") else {
             return nil  // no libX11: the socket answered, which is all that can be known
         }
         let openDisplay = unsafeBitCast(open, to: OpenDisplay.self)
-        let closeDisplay = unsafeBitCast(close, to: CloseDisplay.self)
         let outcome = Mutex<Bool?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             let connection = openDisplay(display)
-            if let connection { _ = closeDisplay(connection) }
+            if let connection { keptConnections.withLock { $0.append(UInt(bitPattern: connection)) } }
             outcome.withLock { $0 = connection != nil }
             done.signal()
         }
