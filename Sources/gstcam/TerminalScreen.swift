@@ -151,7 +151,11 @@ final class TerminalScreen: ScreenSurface {
             var descriptor = pollfd(fd: Self.input, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 100) > 0 else { continue }
             let count = read(Self.input, &buffer, buffer.count)
-            if count <= 0 { return }
+            if count <= 0 {
+                // The terminal is gone (hung up, its window closed): the screen ends, as when a window closes.
+                if !stopReading.load(ordering: .relaxed) { keyContinuation.yield(.windowClosed(reason: "")) }
+                return
+            }
             for key in Self.keyNames(Array(buffer[0..<count])) { keyContinuation.yield(.key(key)) }
         }
     }

@@ -142,6 +142,18 @@ import Testing
         #expect(terminal.file("status.txt") == "0\n")
     }
 
+    /// The terminal going away (its window closed: the pty hangs up) ends the screen, as a closed window does.
+    @Test func aTerminalThatGoesAwayEndsTheScreen() throws {
+        let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--sink", "terminal"])
+        defer { terminal.remove() }
+        #expect(try terminal.wait { try Self.flowing(terminal.screen()) }, "\((try? terminal.screen()) ?? "")")
+        let pid = try #require(Int32(try terminal.tmux("display-message", "-p", "#{pane_pid}").trimmingCharacters(in: .whitespacesAndNewlines)))
+        let preview = try runProcess("/usr/bin/pgrep", ["-P", String(pid), "gstcam"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let previewPID = try #require(Int32(preview), "no gstcam under the pane's shell")
+        terminal.remove()
+        #expect(terminal.wait(5) { kill(previewPID, 0) != 0 }, "gstcam \(previewPID) still runs after its terminal went away")
+    }
+
     @Test func aStalledCameraIsReportedAndTheReportClearsWhenFramesComeBack() throws {
         let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--sink", "terminal"])
         defer { terminal.remove() }
@@ -327,7 +339,8 @@ final class RecoveryTerminal {
         folder = try makeTemporaryFolder()
         self.devices = devices
         try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
-        let command = "\(gstcamBinary) preview \(arguments.joined(separator: " ")) 2>\(folder)/stderr.txt; "
+        // --duration: a preview left behind by a failed test ends by itself.
+        let command = "\(gstcamBinary) preview \(arguments.joined(separator: " ")) --duration 40 2>\(folder)/stderr.txt; "
             + "echo $? > \(folder)/status.txt; sleep 30"
         let quoted = command.replacingOccurrences(of: "'", with: "'\\''")
         var line = "exec env " + (display.map { "DISPLAY='\($0)'" } ?? "-u DISPLAY")
