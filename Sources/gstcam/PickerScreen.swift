@@ -7,7 +7,7 @@ import GstCamera
 enum PickerScreen {
     static func run(camera: CameraOptions, directory: String?, json: Bool) async throws {
         var camera = camera
-        let output = PreviewOutput(sink: nil, environment: ProcessInfo.processInfo.environment)
+        let output = try PreviewOutput.choose(sink: nil, environment: ProcessInfo.processInfo.environment)
         guard output != .none else {
             throw UsageError("--preview needs a display or a terminal to show the camera in")
         }

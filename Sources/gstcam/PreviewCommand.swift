@@ -12,17 +12,24 @@ enum PreviewCommand: Command {
     Shows the camera in a window when there is a display, else in the terminal (half-block characters), with a
     status line (camera, size, measured fps, zoom, torch, focus mode). Prints frame figures once a second
     (not in the terminal view). While it runs, `gstcam capture` and `kill -USR1 PID` take photos through it.
+    When the camera is unplugged or fails, the screen says "Camera disconnected — waiting for it" and resumes
+    by itself when the same camera is back; cameras plugged in meanwhile are announced and reached with c.
+    With --duration, a camera still gone at the end makes the exit status 1.
 
     KEYS (window and terminal):
     \(CameraAction.keyHelp)
 
     OPTIONS:
       --sink ELEMENT         Where to show the camera: a GStreamer video sink (autovideosink, ximagesink, …),
-                             terminal, or none. Default: autovideosink with $DISPLAY, else terminal on a terminal,
-                             else none.
+                             terminal, or none. Default: a window when $WAYLAND_DISPLAY or $DISPLAY answers
+                             (waylandsink; xvimagesink, ximagesink or glimagesink, the first that opens it),
+                             else terminal on a terminal, else none. A display that is set but does not answer
+                             gives the terminal on a terminal and an error otherwise.
       --duration SECONDS     Stop after this long (default: until q, Esc, the window closing, or Ctrl-C).
       --switch-every SECONDS Switch to the next camera this often (a demo and a soak test); each switch is
                              printed with the time to the new camera's first frame.
+      --no-wait              Exit (status 1, with what happened) when the camera goes away instead of waiting
+                             for it to come back.
       --json                 Print the figures (and saved photos) as JSON lines.
       --send REQUEST         Send one request to the camera screen already running for this camera and print
                              its reply, e.g. '{"command":"zoom","factor":2}' (protocol: docs/camera-screen.md).
@@ -37,17 +44,18 @@ enum PreviewCommand: Command {
         let json = arguments.flag("--json")
         let send = try arguments.option("--send")
         let switchEvery = try arguments.option("--switch-every", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+        let noWait = arguments.flag("--no-wait")
         try arguments.finish()
         if let send { return try ScreenRemote.send(send, configuration: camera.configuration) }
-        let output = PreviewOutput(sink: sink, environment: ProcessInfo.processInfo.environment)
+        let output = try PreviewOutput.choose(sink: sink, environment: ProcessInfo.processInfo.environment)
         _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false,
-                                switchEvery: switchEvery)
+                                switchEvery: switchEvery, waitsForCamera: !noWait)
     }
 
     /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
     static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
                           picker: Bool, library: PhotoLibrary = PhotoLibrary(),
-                          switchEvery: Double? = nil) async throws -> PreviewScreen.Ending? {
+                          switchEvery: Double? = nil, waitsForCamera: Bool = true) async throws -> PreviewScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
         let choice = try camera.modeChoice(for: .preview)
         let configuration = choice.configuration
@@ -59,11 +67,12 @@ enum PreviewCommand: Command {
         let cameraOperator = CameraOperator(session: session, library: library)
         let terminal: TerminalScreen? = output == .terminal ? try TerminalScreen(session: session) : nil
         let surface: (any ScreenSurface)? = window ?? terminal
-        let screen = PreviewScreen(session: session, cameraOperator: cameraOperator, surface: surface, picker: picker, json: json)
-        let interrupt = Interrupt { session.stop() }
+        let screen = PreviewScreen(cameraOperator: cameraOperator, surface: surface, configuration: configuration,
+                                   monitor: CameraMonitor(), waitsForCamera: waitsForCamera, picker: picker, json: json)
+        let interrupt = Interrupt { screen.stop() }
         let shutter = SignalAction(SIGUSR1) { Task { await screen.perform(.capture) } }
         defer {
-            session.stop()
+            screen.stop()
             terminal?.restore()
             _ = shutter
         }
@@ -73,22 +82,6 @@ enum PreviewCommand: Command {
             throw ExitRequest(status: .interrupted)
         }
         try await camera.adjust(session)
-        // A camera that stops sending frames is said on stderr; not in the terminal view, which stderr would garble.
-        let stallNotices = output == .terminal ? nil : Task {
-            var stalled = false
-            for await event in session.events() {
-                // The first word of a stall and its end; the status line counts the seconds.
-                guard let notice = event.stallNotice else { continue }
-                if case .framesStalled = event {
-                    if stalled { continue }
-                    stalled = true
-                } else {
-                    stalled = false
-                }
-                Standard.error.write("gstcam: \(notice)\n")
-            }
-        }
-        defer { stallNotices?.cancel() }
         // Other gstcam commands for this camera reach this session through its socket; SIGUSR1 also captures.
         var server: CameraRemoteServer?
         if let path = RemoteSocketPath.path(for: configuration) {
@@ -114,10 +107,10 @@ enum PreviewCommand: Command {
         }
         defer { cycling?.cancel() }
         await screen.run(duration: duration, printFigures: !picker && output != .terminal)
-        session.stop()
+        screen.stop()
         terminal?.restore()
         if interrupt.didFire { throw ExitRequest(status: .interrupted) }
-        if screen.endedBy == nil, case .failed(let error) = session.state { throw error }
+        if let failure = screen.unrecoveredFailure { throw failure }
         return screen.endedBy
     }
 }

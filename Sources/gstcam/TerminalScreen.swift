@@ -13,6 +13,7 @@ final class TerminalScreen: ScreenSurface {
     static let output: Int32 = 1
 
     private struct State {
+        var session: CameraSession
         var status = ""
         var message = ""
         var messageUntil = ContinuousClock.now
@@ -20,11 +21,17 @@ final class TerminalScreen: ScreenSurface {
         var restored = false
         var started = false
         var size: (columns: Int, rows: Int)?
+        /// Shown in the middle of an empty screen while there is no picture (the camera is gone).
+        var lastingMessage: String?
+        /// Draws the frames of the session shown now.
+        var frameReader: Task<Void, Never>?
+        /// When a frame was last drawn (with the status line under it).
+        var lastFrameDrawn = ContinuousClock.now
     }
 
-    private let session: CameraSession
+    private var session: CameraSession { state.withLock { $0.session } }
     private let original: termios
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let stopReading = Atomic<Bool>(false)
     private let keys: AsyncStream<ScreenInput>
     private let keyContinuation: AsyncStream<ScreenInput>.Continuation
@@ -35,14 +42,59 @@ final class TerminalScreen: ScreenSurface {
         guard isatty(Self.output) != 0, tcgetattr(Self.input, &settings) == 0 else {
             throw UsageError("--sink terminal needs a terminal on stdin and stdout")
         }
-        self.session = session
+        state = Mutex(State(session: session))
         original = settings
         (keys, keyContinuation) = AsyncStream.makeStream(of: ScreenInput.self)
     }
 
     func inputs() -> AsyncStream<ScreenInput> { keys }
 
-    func setStatus(_ text: String) { state.withLock { $0.status = text } }
+    func setStatus(_ text: String) {
+        let (shown, waiting, framesStopped) = state.withLock { state in
+            state.status = text
+            return (state.started && !state.restored, state.lastingMessage != nil,
+                    ContinuousClock.now - state.lastFrameDrawn > .milliseconds(500))
+        }
+        guard shown else { return }
+        if waiting {
+            drawWithoutPicture()
+        } else if framesStopped {
+            // No frame redraws the line (a stalled camera): the line alone, over the last picture.
+            let (columns, rows) = Self.terminalSize()
+            write(statusLine(columns: columns, rows: rows))
+        }
+    }
+
+    /// A message in the middle of the screen, instead of the picture, until called with nil.
+    func showLastingMessage(_ text: String?) {
+        let draw = state.withLock { state in
+            state.lastingMessage = text
+            return text != nil && state.started && !state.restored
+        }
+        if draw { drawWithoutPicture() }
+    }
+
+    /// Draws `session`'s frames from now on.
+    func follow(_ session: CameraSession) {
+        let frames = session.frames()
+        let reader = Task { [self] in
+            var lastDraw = ContinuousClock.now - .seconds(1)
+            for await frame in frames {
+                guard ContinuousClock.now - lastDraw >= .seconds(1 / Self.maximumRate) else { continue }
+                lastDraw = .now
+                guard !state.withLock({ $0.restored || $0.lastingMessage != nil }) else { continue }
+                draw(frame)
+            }
+        }
+        let previous = state.withLock { state in
+            defer {
+                state.frameReader = reader
+                state.session = session
+            }
+            return state.frameReader
+        }
+        previous?.cancel()
+    }
 
     func showMessage(_ text: String, for duration: Duration) {
         state.withLock {
@@ -70,16 +122,7 @@ final class TerminalScreen: ScreenSurface {
         tcsetattr(Self.input, TCSANOW, &raw)
         state.withLock { $0.started = true }
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
-        let frames = session.frames()
-        Task { [self] in
-            var lastDraw = ContinuousClock.now - .seconds(1)
-            for await frame in frames {
-                guard ContinuousClock.now - lastDraw >= .seconds(1 / Self.maximumRate) else { continue }
-                lastDraw = .now
-                guard !state.withLock({ $0.restored }) else { break }
-                draw(frame)
-            }
-        }
+        follow(session)
         let thread = Thread { [self] in readKeys() }
         thread.name = "gstcam-terminal-keys"
         thread.start()
@@ -93,6 +136,7 @@ final class TerminalScreen: ScreenSurface {
         }
         stopReading.store(true, ordering: .relaxed)
         keyContinuation.finish()
+        state.withLock { $0.frameReader }?.cancel()
         guard wasStarted else { return }
         var settings = original
         tcsetattr(Self.input, TCSANOW, &settings)
@@ -107,7 +151,11 @@ final class TerminalScreen: ScreenSurface {
             var descriptor = pollfd(fd: Self.input, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 100) > 0 else { continue }
             let count = read(Self.input, &buffer, buffer.count)
-            if count <= 0 { return }
+            if count <= 0 {
+                // The terminal is gone (hung up, its window closed): the screen ends, as when a window closes.
+                if !stopReading.load(ordering: .relaxed) { keyContinuation.yield(.windowClosed(reason: "")) }
+                return
+            }
             for key in Self.keyNames(Array(buffer[0..<count])) { keyContinuation.yield(.key(key)) }
         }
     }
@@ -139,6 +187,19 @@ final class TerminalScreen: ScreenSurface {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
+    /// The screen with no picture: the lasting message in the middle, the status line at the bottom.
+    private func drawWithoutPicture() {
+        let (columns, rows) = Self.terminalSize()
+        let (status, message) = state.withLock { state in
+            state.size = (0, 0)  // the next frame clears the screen, as after a resize
+            return (state.status, state.lastingMessage ?? "")
+        }
+        let shown = String(message.prefix(columns))
+        var text = "\u{1B}[0m\u{1B}[2J\u{1B}[\(max(1, rows / 2));\(max(1, (columns - shown.count) / 2 + 1))H" + shown
+        text += "\u{1B}[\(rows);1H\u{1B}[7m" + String(status.prefix(columns)) + "\u{1B}[0m\u{1B}[K"
+        write(text)
+    }
+
     private func draw(_ frame: Frame) {
         let (columns, rows) = Self.terminalSize()
         // After a resize, clear what the old, differently placed picture left behind.
@@ -147,13 +208,19 @@ final class TerminalScreen: ScreenSurface {
             return state.size.map { $0 != (columns, rows) } ?? false
         }
         let now = ContinuousClock.now
-        let (status, message, focus) = state.withLock { state in
-            (state.status, now < state.messageUntil ? state.message : "", state.focus.flatMap { now < $0.until ? $0.point : nil })
-        }
+        let focus = state.withLock { state in state.focus.flatMap { now < $0.until ? $0.point : nil } }
         var text = (resized ? "\u{1B}[2J" : "") + Self.render(frame, columns: columns, pictureRows: rows - 1, focus: focus)
-        let line = message.isEmpty ? status : message + "  ·  " + status
-        text += "\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[7m" + String(line.prefix(columns)) + "\u{1B}[0m\u{1B}[K"
+        text += statusLine(columns: columns, rows: rows)
+        state.withLock { $0.lastFrameDrawn = .now }
         write(text)
+    }
+
+    /// The status line (a brief message first) in reverse video on the last row.
+    private func statusLine(columns: Int, rows: Int) -> String {
+        let now = ContinuousClock.now
+        let (status, message) = state.withLock { ($0.status, now < $0.messageUntil ? $0.message : "") }
+        let line = message.isEmpty ? status : message + "  ·  " + status
+        return "\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[7m" + String(line.prefix(columns)) + "\u{1B}[0m\u{1B}[K"
     }
 
     /// The picture fitted into `columns` × `pictureRows` cells (two pixels per cell), centred, starting at the

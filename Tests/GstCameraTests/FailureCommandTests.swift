@@ -119,7 +119,7 @@ import Testing
     func aPreviewReportsAnUnplugAndExits1(_ fault: String) throws {
         Self.clearFaults()
         defer { Self.clearFaults() }
-        let running = try BackgroundGstcam(["preview", "--device", Self.device, "--sink", "none", "--duration", "10"])
+        let running = try BackgroundGstcam(["preview", "--device", Self.device, "--sink", "none", "--duration", "10", "--no-wait"])
         defer { running.remove() }
         #expect(running.wait(10) { running.output.contains("frames") }, "no figures: \(running.errors)")
         try Self.inject(fault, "")
@@ -188,7 +188,7 @@ import Testing
         Self.clearFaults()
         defer { Self.clearFaults() }
         let running = try BackgroundGstcam(["preview", "--device", Self.device, "--sink", "none", "--duration", "20",
-                                            "--stall-timeout", "3"])
+                                            "--stall-timeout", "3", "--no-wait"])
         defer { running.remove() }
         #expect(running.wait(10) { running.output.contains("frames") })
         try Self.inject("stall", "")

@@ -7,12 +7,15 @@ final class ScreenProcess: BackgroundGstcam {
     var photos: String { folder + "/photos" }
     var runtime: String { folder + "/run" }
 
-    init(_ arguments: [String], devices: String = "/dev/video0=uvc;/dev/video2=sensor", stdin: FileHandle? = nil) throws {
+    /// `beforeStart` gets the folder before gstcam starts (e.g. to unplug a camera of its virtual camera state).
+    init(_ arguments: [String], devices: String = "/dev/video0=uvc;/dev/video2=sensor", stdin: FileHandle? = nil,
+         beforeStart: (String) throws -> Void = { _ in }) throws {
         let folder = try makeTemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true)
         chmod(folder + "/run", 0o700)
         try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
+        try beforeStart(folder)
         try super.init(arguments, environment: Self.environment(in: folder, devices: devices), stdin: stdin, folder: folder)
     }
 

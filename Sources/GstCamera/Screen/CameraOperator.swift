@@ -3,10 +3,11 @@ import Synchronization
 /// Carries out camera screen actions on a running session (capture, zoom, torch, focus, switching) and keeps
 /// the figures of its status line. The window, the terminal preview and the remote socket all use one.
 public final class CameraOperator: Sendable {
-    public let session: CameraSession
     public let library: PhotoLibrary
 
     private struct State {
+        /// The session actions go to; the camera screen replaces it when it restarts a camera that came back.
+        var session: CameraSession
         var controls: CameraControls?
         var controlsDevice: String?
         var lastCount = 0
@@ -14,11 +15,27 @@ public final class CameraOperator: Sendable {
         var framesPerSecond = 0.0
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     public init(session: CameraSession, library: PhotoLibrary = PhotoLibrary()) {
-        self.session = session
+        state = Mutex(State(session: session))
         self.library = library
+    }
+
+    /// The session actions go to now.
+    public var session: CameraSession { state.withLock { $0.session } }
+
+    /// Sends later actions to `session` (a new session on the same camera after it came back, or on another).
+    public func use(_ session: CameraSession) {
+        let count = session.frameCount
+        state.withLock { state in
+            state.session = session
+            state.lastCount = count
+            state.lastTime = .now
+            state.framesPerSecond = 0
+            state.controlsDevice = nil
+            state.controls = nil
+        }
     }
 
     /// The camera's name as the status line shows it.
@@ -26,15 +43,28 @@ public final class CameraOperator: Sendable {
         session.shared.withLock { $0.pipeline?.cameraName } ?? (session.device ?? "Test pattern")
     }
 
-    /// The controls of the camera streaming now; nil for a pipeline without a device (the test pattern).
+    /// The controls of the camera streaming now; nil for a pipeline without a device (the test pattern) or a
+    /// session that ended (whose camera's controls are let go: see `releaseControls()`).
     private func controls() -> CameraControls? {
-        guard let device = session.device else { return nil }
+        guard let device = session.device else {
+            releaseControls()
+            return nil
+        }
         return state.withLock { state in
             if state.controlsDevice != device {
                 state.controls = try? session.controls(of: device)  // the session puts back what the keys change
                 state.controlsDevice = device
             }
             return state.controls
+        }
+    }
+
+    /// Closes the camera's controls (an open file of the device) until the next action needs them: a driver such
+    /// as vivid reconnects after a disconnect only once every file of the device is closed.
+    public func releaseControls() {
+        state.withLock { state in
+            state.controls = nil
+            state.controlsDevice = nil
         }
     }
 

@@ -5,7 +5,9 @@ import Synchronization
 /// events into `ScreenInput` and draws the status line, brief messages and the focus square into that branch
 /// only, so photos and preview frames never carry them.
 ///
-/// Make it before `session.start()`: it attaches when the session adds the window branch.
+/// Make it (or call `show(_:)`) before `session.start()`: it attaches when the session adds the window branch.
+/// When the camera screen moves to another session (a camera that came back, the waiting picture meanwhile),
+/// `show(_:)` that session: the status line and a lasting message carry over to its window.
 public final class CameraScreen: Sendable {
     /// Element names display.branch gives its overlay stages (pipelines/README.md).
     static let statusElement = "status"
@@ -18,11 +20,23 @@ public final class CameraScreen: Sendable {
         var nextObserverID = 0
         var focusSquare: FocusSquare?
         var messageID = 0
+        /// The texts shown now, put into a new window branch when the screen moves to another session.
+        var status = ""
+        var message = ""
+        /// A message shown until replaced (e.g. "Camera disconnected — waiting for it").
+        var lastingMessage: String?
+        /// The window's last picture, to draw the overlays again over it when no frame comes.
+        var stillFrame: StillFrame?
     }
 
     private let state = Mutex(State())
 
     public init(session: CameraSession) {
+        show(session)
+    }
+
+    /// Draws into `session`'s window branch once the session adds it (make the call before `session.start()`).
+    public func show(_ session: CameraSession) {
         session.shared.withLock { shared in
             shared.displayBranchAdded = { [weak self] branch in self?.attach(to: branch) }
             shared.displayBranchFailed = { [weak self] reason in self?.deliver(.windowClosed(reason: reason)) }
@@ -52,20 +66,43 @@ public final class CameraScreen: Sendable {
 
     /// The line along the bottom of the picture.
     public func setStatus(_ text: String) {
+        let still = state.withLock { state in
+            state.status = text
+            return state.stillFrame
+        }
         element(Self.statusElement)?.set("text", text)
+        // A stalled camera sends no frame that would show the new line: draw it over the last picture.
+        still?.redraw()
+    }
+
+    /// A message at the top of the picture until the next call (nil removes it); brief messages show over it
+    /// and it comes back after them.
+    public func showLastingMessage(_ text: String?) {
+        state.withLock {
+            $0.lastingMessage = text
+            $0.messageID += 1
+            $0.message = text ?? ""
+        }
+        element(Self.messageElement)?.set("text", text ?? "")
     }
 
     /// A message at the top of the picture for `duration` (a saved photo, an error).
     public func showMessage(_ text: String, for duration: Duration = .seconds(2)) {
         let id: Int = state.withLock { state in
             state.messageID += 1
+            state.message = text
             return state.messageID
         }
         element(Self.messageElement)?.set("text", text)
         Task { [weak self] in
             try? await Task.sleep(for: duration)
-            guard let self, self.state.withLock({ $0.messageID == id }) else { return }
-            self.element(Self.messageElement)?.set("text", "")
+            guard let self else { return }
+            let lasting: String? = self.state.withLock { state in
+                guard state.messageID == id else { return nil }
+                state.message = state.lastingMessage ?? ""
+                return state.message
+            }
+            if let lasting { self.element(Self.messageElement)?.set("text", lasting) }
         }
     }
 
@@ -91,7 +128,14 @@ public final class CameraScreen: Sendable {
     // MARK: Attaching to the window branch
 
     private func attach(to branch: Element) {
-        state.withLock { $0.branch = branch }
+        let (status, message) = state.withLock { state in
+            state.branch = branch
+            return (state.status, state.message)
+        }
+        branch.child(named: Self.statusElement)?.set("text", status)
+        branch.child(named: Self.messageElement)?.set("text", message)
+        let still = branch.child(named: Self.statusElement).flatMap { StillFrame(branch: branch, overlay: $0) }
+        state.withLock { $0.stillFrame = still }
         if let input = branch.staticPad("sink") {
             // Navigation events travel upstream out of the branch towards the tee; they stop here.
             let pad = ProbedPad(input)

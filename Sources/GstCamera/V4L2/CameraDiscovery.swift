@@ -27,6 +27,11 @@ public enum CameraDiscovery {
         let nodes = videoNodeNames(in: DirectoryListing.names(in: deviceDirectory)).compactMap { number, name in
             NodeProbe(path: deviceDirectory + "/" + name, number: number)
         }
+        return cameras(from: nodes, linkDirectories: linkDirectories)
+    }
+
+    /// The cameras among probed nodes (sorted by node number), with their sibling nodes and stable links.
+    static func cameras(from nodes: [NodeProbe], linkDirectories: [String]) -> [Camera] {
         let links = StableLinks(directories: linkDirectories)
         var cameras: [Camera] = []
         for probe in nodes where probe.kind == .capture || probe.kind == .unknown {
