@@ -36,6 +36,7 @@ extension PreviewScreen {
         // A first try soon: the failed pipeline has just gone to NULL, and a driver that reconnects on the last
         // close (vivid) is back at once.
         var nextTry = clock.now + .milliseconds(500)
+        var ticks = Ticker.every(.milliseconds(250)).makeAsyncIterator()
         while !isOver {
             if let deadline, clock.now >= deadline { return false }
             // c (or a switch request) while waiting: another camera instead.
@@ -67,7 +68,7 @@ extension PreviewScreen {
                 showWaiting(camera, message)
                 picture = await startWaitingPicture()
             }
-            try? await Task.sleep(for: .milliseconds(250))
+            _ = await ticks.next()
         }
         return false
     }

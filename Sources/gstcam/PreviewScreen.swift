@@ -195,13 +195,14 @@ final class PreviewScreen: Sendable {
         let stalls = Task { await self.reportStalls(of: session) }
         defer { stalls.cancel() }
         cameraOperator.measureFrameRate()
+        var ticks = Ticker.every(.milliseconds(250)).makeAsyncIterator()
         while case .running = session.state, !isOver {
             noteCamera()
             if firstStatus {
                 surface?.setStatus(cameraOperator.statusLine())
                 firstStatus = false
             }
-            try? await Task.sleep(for: .milliseconds(250))
+            _ = await ticks.next()
             guard case .running = session.state else { break }
             let now = clock.now
             if now - lastFigures >= .seconds(1) {

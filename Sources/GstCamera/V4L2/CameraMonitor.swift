@@ -44,9 +44,9 @@ public final class CameraMonitor: Sendable {
         rescan()
         guard let interval else { return }
         let watcher = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard let self else { return }
+            // Ends when the task is cancelled (stop()): the ticks stream then finishes.
+            for await _ in Ticker.every(interval) {
+                guard let self, !Task.isCancelled else { return }
                 self.rescan()
             }
         }
