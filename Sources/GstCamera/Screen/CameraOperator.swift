@@ -52,7 +52,7 @@ public final class CameraOperator: Sendable {
         }
         return state.withLock { state in
             if state.controlsDevice != device {
-                state.controls = try? session.controls(of: device)  // the session puts back what the keys change
+                state.controls = try? state.session.controls(of: device)  // the session puts back what the keys change
                 state.controlsDevice = device
             }
             return state.controls
