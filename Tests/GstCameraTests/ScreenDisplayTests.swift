@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func aDeadDisplayOnATerminalGivesTheTerminalView() throws {
-        let terminal = try RecoveryTerminal(["--device", "/dev/video0"], display: Self.deadDisplay)
+        let terminal = try RecoveryTerminal(["--device", "/dev/video0", "--width", "640", "--height", "480"], display: Self.deadDisplay)
         defer { terminal.remove() }
         #expect(try terminal.wait(8) { try terminal.screen().contains("Virtual UVC Camera (video0) · 640×480") }, "\((try? terminal.screen()) ?? "")")
         _ = try terminal.tmux("send-keys", "-t", "0", "q")

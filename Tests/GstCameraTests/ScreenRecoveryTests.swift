@@ -40,7 +40,7 @@ import Testing
 
     @Test func theWindowSaysTheCameraIsGoneAndShowsItAgainWhenItIsBack() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "ximagesink", "--duration", "30"],
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "ximagesink", "--duration", "30"],
                                        devices: Self.devices)
         defer { screen.remove() }
         #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
@@ -76,7 +76,7 @@ import Testing
     /// A video sink draws only when a frame comes: the screen draws the stall line over the last picture.
     @Test func theWindowShowsAStallOnItsStatusLine() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "ximagesink", "--duration", "30"],
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "ximagesink", "--duration", "30"],
                                        devices: Self.devices)
         defer { screen.remove() }
         #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
@@ -99,7 +99,7 @@ import Testing
 
     @Test func cWhileWaitingShowsAnotherCamera() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "ximagesink", "--duration", "30"],
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "ximagesink", "--duration", "30"],
                                        devices: Self.devices)
         defer { screen.remove() }
         #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func theTerminalViewSaysTheCameraIsGoneAndDrawsItAgainWhenItIsBack() throws {
-        let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--sink", "terminal"])
+        let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "terminal"])
         defer { terminal.remove() }
         #expect(try terminal.wait { try terminal.screen().contains("Virtual UVC Camera (video22) · 640×480") }, "\((try? terminal.screen()) ?? "")")
         try terminal.fault("unplugged", present: true)
@@ -144,7 +144,7 @@ import Testing
 
     /// The terminal going away (its window closed: the pty hangs up) ends the screen, as a closed window does.
     @Test func aTerminalThatGoesAwayEndsTheScreen() throws {
-        let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--sink", "terminal"])
+        let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "terminal"])
         defer { terminal.remove() }
         #expect(try terminal.wait { try Self.flowing(terminal.screen()) }, "\((try? terminal.screen()) ?? "")")
         let pid = try #require(Int32(try terminal.tmux("display-message", "-p", "#{pane_pid}").trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -155,7 +155,7 @@ import Testing
     }
 
     @Test func aStalledCameraIsReportedAndTheReportClearsWhenFramesComeBack() throws {
-        let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--sink", "terminal"])
+        let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "terminal"])
         defer { terminal.remove() }
         #expect(try terminal.wait { try Self.flowing(terminal.screen()) }, "\((try? terminal.screen()) ?? "")")
         try terminal.fault("stall", present: true)
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func figuresResumeAfterAReplugAndACameraStillGoneAtTheEndIsAFailure() throws {
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "none", "--json", "--duration", "30"],
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "none", "--json", "--duration", "30"],
                                        devices: Self.devices)
         defer { screen.remove() }
         #expect(screen.wait { screen.output.contains(#""frames":"#) }, "no figures: \(screen.errors)")
@@ -189,7 +189,7 @@ import Testing
         #expect(screen.exitStatus(within: 5) == 130)
 
         // Gone for good: --duration ends the wait, exit status 1 with what happened.
-        let gone = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "none", "--duration", "4"], devices: Self.devices)
+        let gone = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "none", "--duration", "4"], devices: Self.devices)
         defer { gone.remove() }
         #expect(gone.wait { gone.output.contains("frames") }, "no figures: \(gone.errors)")
         try Self.fault(gone, "unplugged", present: true)
@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func aCameraStalledPastTheStallTimeoutIsWaitedForAndResumes() throws {
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--sink", "none", "--json", "--stall-timeout", "2",
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "none", "--json", "--stall-timeout", "2",
                                         "--duration", "30"], devices: Self.devices)
         defer { screen.remove() }
         #expect(screen.wait(8) { screen.output.contains(#""frames":"#) }, "no figures: \(screen.errors)")
@@ -221,7 +221,7 @@ import Testing
     func aDriverDisconnectIsWaitedOutWithoutAnyoneReplugging(sink: String) throws {
         let devices = "/dev/video22=vivid,color=1ec8e0"
         if sink == "terminal" {
-            let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--fps", "25", "--sink", "terminal"], devices: devices)
+            let terminal = try RecoveryTerminal(["--device", "/dev/video22", "--width", "640", "--height", "480", "--fps", "25", "--sink", "terminal"], devices: devices)
             defer { terminal.remove() }
             #expect(try terminal.wait(8) { try terminal.screen().contains("640×480 · 2") }, "\((try? terminal.screen()) ?? "")")
             let disconnect = try runProcess("/usr/bin/v4l2-ctl", ["-d", "/dev/video22", "-c", "disconnect=1"],
@@ -231,7 +231,7 @@ import Testing
             #expect(try terminal.wait(5) { try terminal.screen().contains("640×480 · 2") }, "\((try? terminal.screen()) ?? "")")
             return
         }
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--fps", "25", "--sink", "none", "--json",
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--fps", "25", "--sink", "none", "--json",
                                         "--duration", "30"], devices: devices)
         defer { screen.remove() }
         #expect(screen.wait(8) { screen.output.contains(#""frames":"#) }, "no figures: \(screen.errors)")
@@ -249,7 +249,7 @@ import Testing
 
     @Test func aCameraPluggedInWhileTheScreenRunsIsAnnouncedAndReachedWithC() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video0", "--sink", "ximagesink", "--duration", "30"],
+        let screen = try ScreenProcess(["preview", "--device", "/dev/video0", "--width", "640", "--height", "480", "--sink", "ximagesink", "--duration", "30"],
                                        devices: Self.devices, beforeStart: { folder in
             try FileManager.default.createDirectory(atPath: folder + "/vcam/video22", withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: folder + "/vcam/video22/unplugged", contents: nil)
@@ -329,69 +329,24 @@ final class ChangeLog: Sendable {
 }
 
 /// `gstcam preview` in a tmux session of its own with a private virtual camera state, for the recovery tests.
-final class RecoveryTerminal {
-    let folder: String
-    let devices: String
-    let server = "gstcam-recovery-\(UUID().uuidString.prefix(8))"
-
+final class RecoveryTerminal: TmuxSession {
     /// `display`: the DISPLAY the preview gets (none by default).
     init(_ arguments: [String], display: String? = nil, devices: String = ScreenRecoveryTests.devices) throws {
-        folder = try makeTemporaryFolder()
-        self.devices = devices
+        let folder = try makeTemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
         // --duration: a preview left behind by a failed test ends by itself.
         let command = "\(gstcamBinary) preview \(arguments.joined(separator: " ")) --duration 40 2>\(folder)/stderr.txt; "
             + "echo $? > \(folder)/status.txt; sleep 30"
-        let quoted = command.replacingOccurrences(of: "'", with: "'\\''")
-        var line = "exec env " + (display.map { "DISPLAY='\($0)'" } ?? "-u DISPLAY")
-        for (key, value) in ["GSTCAM_PHOTO_DIR": folder, "XDG_RUNTIME_DIR": folder, "VCAM_STATE_DIR": folder + "/vcam",
-                             "VCAM_DEVICES": devices] {
-            line += " \(key)='\(value)'"
-        }
-        line += " /usr/bin/tmux -L \(server) new-session -d -x 100 -y 30 '\(quoted)' </dev/null >/dev/null 2>&1"
-        #expect(system(line) == 0)
-    }
-
-    /// What gstcam in the session sees (for v4l2-ctl and other commands on its cameras).
-    var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["VCAM_STATE_DIR"] = folder + "/vcam"
-        environment["VCAM_DEVICES"] = devices
-        return environment
+        super.init(folder: folder, serverPrefix: "gstcam-recovery", command: command,
+                   variables: ["GSTCAM_PHOTO_DIR": folder, "XDG_RUNTIME_DIR": folder, "VCAM_STATE_DIR": folder + "/vcam",
+                               "VCAM_DEVICES": devices],
+                   display: display)
     }
 
     func fault(_ name: String, present: Bool) throws {
         let path = folder + "/vcam/video22/" + name
         try FileManager.default.createDirectory(atPath: folder + "/vcam/video22", withIntermediateDirectories: true)
         if present { _ = FileManager.default.createFile(atPath: path, contents: nil) } else { try FileManager.default.removeItem(atPath: path) }
-    }
-
-    func tmux(_ arguments: String...) throws -> String {
-        try runProcess("/usr/bin/tmux", ["-L", server] + arguments).output
-    }
-
-    func screen(colours: Bool = false) throws -> String {
-        try tmux("capture-pane", "-p", "-t", "0", colours ? "-e" : "-J")
-    }
-
-    func wait(_ timeout: Double = 5, until condition: () throws -> Bool) rethrows -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return try condition()
-    }
-
-    func file(_ name: String) -> String? { try? String(contentsOfFile: folder + "/" + name, encoding: .utf8) }
-
-    func remove() {
-        if let pid = try? tmux("display-message", "-p", "#{pid}").trimmingCharacters(in: .whitespacesAndNewlines),
-           let number = Int32(pid) {
-            _ = try? tmux("kill-server")
-            kill(number, SIGKILL)
-        }
-        try? FileManager.default.removeItem(atPath: folder)
     }
 }
 

@@ -111,3 +111,62 @@ func closeLikeAWindowManager(_ window: UInt) throws {
     let result = try runProcess("/usr/bin/python3", ["-c", script, String(window)])
     #expect(result.status == 0, "\(result.error)")
 }
+
+/// One shell command in a detached tmux session on a private server (a terminal nobody else uses), with what the
+/// terminal tests read of it: the screen, files the command wrote into `folder`, and waiting for a condition.
+class TmuxSession {
+    let folder: String
+    let server: String
+    /// Variables the command gets (tmux itself is run with them too, so its server sees the same).
+    let variables: [String: String]
+
+    /// `display`: the DISPLAY the command gets (none when nil).
+    init(folder: String, serverPrefix: String, command: String, variables: [String: String], display: String? = nil) {
+        self.folder = folder
+        server = "\(serverPrefix)-\(UUID().uuidString.prefix(8))"
+        self.variables = variables
+        // Through system(3), not Process: the tmux server daemon inherits the descriptors Foundation watches to see
+        // a child end, so waiting on a Process that starts it never returns.
+        let quoted = command.replacingOccurrences(of: "'", with: "'\\''")
+        var line = "exec env " + (display.map { "DISPLAY='\($0)'" } ?? "-u DISPLAY")
+        for (key, value) in variables.sorted(by: { $0.key < $1.key }) { line += " \(key)='\(value)'" }
+        line += " /usr/bin/tmux -L \(server) new-session -d -x 100 -y 30 '\(quoted)' </dev/null >/dev/null 2>&1"
+        #expect(system(line) == 0)
+    }
+
+    /// The test's environment with the command's variables: for tmux and for other programs on the same cameras.
+    var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging(variables) { $1 }
+    }
+
+    func tmux(_ arguments: String...) throws -> String {
+        try runProcess("/usr/bin/tmux", ["-L", server] + arguments, environment: environment).output
+    }
+
+    /// The screen as text, or with colour escapes (`-e`).
+    func screen(colours: Bool = false) throws -> String {
+        try tmux("capture-pane", "-p", "-t", "0", colours ? "-e" : "-J")
+    }
+
+    func wait(_ timeout: Double = 5, until condition: () throws -> Bool) rethrows -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+
+    func file(_ name: String) -> String? { try? String(contentsOfFile: folder + "/" + name, encoding: .utf8) }
+
+    func remove() {
+        // kill-server makes the server SIGTERM itself, which it inherited blocked from the test's concurrency
+        // thread (see killAndWait): end it with SIGKILL, and the command in it with SIGHUP.
+        if let pid = try? tmux("display-message", "-p", "#{pid}").trimmingCharacters(in: .whitespacesAndNewlines),
+           let number = Int32(pid) {
+            _ = try? tmux("kill-server")
+            kill(number, SIGKILL)
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}

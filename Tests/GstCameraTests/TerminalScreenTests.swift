@@ -4,57 +4,13 @@ import Testing
 /// `gstcam preview --sink terminal` in a real terminal: a detached tmux session of its own (private server).
 @Suite(.serialized) struct TerminalScreenTests {
     /// A tmux server and session running `gstcam preview --sink terminal` between two `stty -a` snapshots.
-    final class TerminalSession {
-        let folder: String
-        let server = "gstcam-test-\(UUID().uuidString.prefix(8))"
-        var environment: [String: String]
-
+    final class TerminalSession: TmuxSession {
         init(_ arguments: [String]) throws {
-            folder = try makeTemporaryFolder()
-            environment = ProcessInfo.processInfo.environment
-            environment["GSTCAM_PHOTO_DIR"] = folder
-            environment["XDG_RUNTIME_DIR"] = folder
-            environment["DISPLAY"] = nil
+            let folder = try makeTemporaryFolder()
             let command = "stty -a > \(folder)/before.txt; \(gstcamBinary) preview \(arguments.joined(separator: " ")); "
                 + "status=$?; stty -a > \(folder)/after.txt; echo $status > \(folder)/status.txt; sleep 30"
-            // Through system(3), not Process: the tmux server daemon inherits the descriptors Foundation watches to see
-            // a child end, so waiting on a Process that starts it never returns.
-            let quoted = command.replacingOccurrences(of: "'", with: "'\\''")
-            var line = "exec env -u DISPLAY"
-            for key in ["GSTCAM_PHOTO_DIR", "XDG_RUNTIME_DIR"] { line += " \(key)=\(folder)" }
-            line += " /usr/bin/tmux -L \(server) new-session -d -x 100 -y 30 '\(quoted)' </dev/null >/dev/null 2>&1"
-            #expect(system(line) == 0)
-        }
-
-        func tmux(_ arguments: String...) throws -> String {
-            try runProcess("/usr/bin/tmux", ["-L", server] + arguments, environment: environment).output
-        }
-
-        /// The screen as text, or with colour escapes (`-e`).
-        func screen(colours: Bool = false) throws -> String {
-            try tmux("capture-pane", "-p", "-t", "0", colours ? "-e" : "-J")
-        }
-
-        func wait(_ timeout: Double = 5, until condition: () throws -> Bool) rethrows -> Bool {
-            let end = Date().addingTimeInterval(timeout)
-            while Date() < end {
-                if try condition() { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return try condition()
-        }
-
-        func file(_ name: String) -> String? { try? String(contentsOfFile: folder + "/" + name, encoding: .utf8) }
-
-        func remove() {
-            // kill-server makes the server SIGTERM itself, which it inherited blocked from the test's concurrency
-            // thread (see killAndWait): end it with SIGKILL, and the preview in it with SIGHUP.
-            if let pid = try? tmux("display-message", "-p", "#{pid}").trimmingCharacters(in: .whitespacesAndNewlines),
-               let number = Int32(pid) {
-                _ = try? tmux("kill-server")
-                kill(number, SIGKILL)
-            }
-            try? FileManager.default.removeItem(atPath: folder)
+            super.init(folder: folder, serverPrefix: "gstcam-test", command: command,
+                       variables: ["GSTCAM_PHOTO_DIR": folder, "XDG_RUNTIME_DIR": folder])
         }
     }
 
