@@ -172,6 +172,36 @@ import Testing
         #expect(switched.to == Self.blue)
         let image = try decodeImage(taken.path)
         #expect(image.width == 640 && image.height == 480)
+        try Self.expectPicturedCameraIsNamed(taken.path, image)
+    }
+
+    /// A photo asked for while a switch runs waits for it, and is then the new camera's: its picture (the identity
+    /// band) and its EXIF Model both.
+    @Test func aPhotoThatWaitedForASwitchIsTheNewCamerasInPictureAndName() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        async let change = session.switchCamera(to: Self.blue)
+        try await Task.sleep(for: .milliseconds(10))   // the switch has taken its turn (its first step)
+        let taken = try await session.capturePhoto(to: folder + "/after.jpg")
+        _ = try await change
+        let image = try decodeImage(taken.path)
+        #expect(Self.bandColour(image).2 > 150, "the photo is not the blue camera's: \(Self.bandColour(image))")
+        try Self.expectPicturedCameraIsNamed(taken.path, image)
+    }
+
+    static func bandColour(_ image: (width: Int, height: Int, rgb: [UInt8])) -> (Int, Int, Int) {
+        let offset = ((image.height / 12) * image.width + image.width / 2) * 3
+        return (Int(image.rgb[offset]), Int(image.rgb[offset + 1]), Int(image.rgb[offset + 2]))
+    }
+
+    /// The EXIF Model names the camera whose identity colour the picture shows (red video0, blue video4).
+    static func expectPicturedCameraIsNamed(_ path: String, _ image: (width: Int, height: Int, rgb: [UInt8])) throws {
+        let model = try runProcess("/usr/bin/exiftool", ["-s", "-s", "-s", "-Model", path]).output
+        let (red, _, blue) = bandColour(image)
+        let pictured = red > blue ? "(video0)" : "(video4)"
+        #expect(model.contains(pictured), "the picture is \(pictured)'s, the EXIF Model says \(model)")
     }
 
     @Test func aHundredSwitchesLeakNoDescriptorsAndKeepPlaying() async throws {

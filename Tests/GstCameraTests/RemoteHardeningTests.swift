@@ -75,23 +75,27 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try startServer(in: folder)
         defer { server.stop() }
-        // 32 clients that connect and say nothing (what the fault run did with 16 to lock everyone out).
-        let silent = try (0..<32).map { _ in try connectRaw(server.path) }
+        // More clients that connect and say nothing than the server serves at once (the fault run locked everyone
+        // out with 16): the one silent longest makes room for each newcomer.
+        let silent = try (0..<(CameraRemoteServer.maximumConnections + 16)).map { _ in try connectRaw(server.path) }
         let started = ContinuousClock.now
         guard case let .connected(client) = CameraRemoteClient.connect(to: server.path) else {
-            Issue.record("a new client could not connect after 32 silent ones")
+            Issue.record("a new client could not connect after \(silent.count) silent ones")
             return
         }
         client.setReceiveTimeoutForTests(seconds: 5)
         let reply = try client.request(["command": "capture"])
         #expect(reply["message"] as? String == "did capture")
         #expect(ContinuousClock.now - started < .seconds(2))
-        // A silent connection is closed once it has said nothing for the idle time.
+        // The first ones made room for later ones at once; the newest silent one is closed once it has said
+        // nothing for the idle time.
         var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(read(silent[0].descriptor, &buffer, buffer.count) == 0, "the longest-silent connection was not let go")
         var time = timeval(tv_sec: 25, tv_usec: 0)
-        setsockopt(silent[0].descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        let newest = silent[silent.count - 1]
+        setsockopt(newest.descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         let waited = ContinuousClock.now
-        #expect(read(silent[0].descriptor, &buffer, buffer.count) == 0, "the silent connection stayed open")
+        #expect(read(newest.descriptor, &buffer, buffer.count) == 0, "the silent connection stayed open")
         #expect(ContinuousClock.now - waited < .seconds(20), "a silent connection must not hold a thread for long")
         withExtendedLifetime(silent) {}
     }

@@ -15,7 +15,17 @@ public final class CameraRemoteServer: Sendable {
     private let perform: @Sendable (CameraAction) async -> CameraActionOutcome
     private let status: @Sendable () -> CameraOperator.Status
     private let stopped = Atomic<Bool>(false)
-    private let connections = Atomic<Int>(0)
+
+    /// A connection being served: waiting for its next request since some instant, or answering one (nil).
+    private struct Connection {
+        let socket: UnixSocket
+        var waitingSince: ContinuousClock.Instant?
+    }
+    private struct Connections {
+        var byID: [Int: Connection] = [:]
+        var lastID = 0
+    }
+    private let connections = Mutex(Connections())
 
     private init(path: String, socket: UnixSocket, perform: @escaping @Sendable (CameraAction) async -> CameraActionOutcome,
                  status: @escaping @Sendable () -> CameraOperator.Status) {
@@ -79,7 +89,9 @@ public final class CameraRemoteServer: Sendable {
 
     deinit { stop() }
 
-    /// Connections served at once; more are told so and closed, so a flood cannot exhaust threads.
+    /// Connections served at once, so a flood cannot exhaust threads. A newcomer beyond it takes the place of the
+    /// connection that has waited longest without asking anything; only when every one is answering a request is
+    /// it told to try again.
     static let maximumConnections = 64
     /// How long a connection may stay silent before it is closed: a client that connects and says nothing
     /// holds a thread, never the camera or other clients.
@@ -87,25 +99,52 @@ public final class CameraRemoteServer: Sendable {
 
     private func acceptConnections() {
         while !stopped.load(ordering: .relaxed), let client = socket.accept() {
-            guard connections.add(1, ordering: .relaxed).newValue <= Self.maximumConnections else {
-                connections.subtract(1, ordering: .relaxed)
-                client.write(Self.errorLine("too many connections (\(Self.maximumConnections)); try again"))
+            guard let id = admit(client) else {
+                client.write(Self.errorLine("too many requests at once (\(Self.maximumConnections)); try again"))
                 continue
             }
             let thread = Thread { [self] in
-                serve(client)
-                connections.subtract(1, ordering: .relaxed)
+                serve(client, id: id)
+                connections.withLock { _ = $0.byID.removeValue(forKey: id) }
             }
             thread.name = "gstcam-remote-client"
             thread.start()
         }
     }
 
-    private func serve(_ client: UnixSocket) {
+    /// A place for `client`, made by closing the longest-silent connection when all are taken; nil when every
+    /// connection is answering a request.
+    private func admit(_ client: UnixSocket) -> Int? {
+        let (id, evicted): (Int?, UnixSocket?) = connections.withLock { connections in
+            var evicted: UnixSocket?
+            if connections.byID.count >= Self.maximumConnections {
+                let silentLongest = connections.byID
+                    .compactMap { id, connection in connection.waitingSince.map { (id, $0) } }
+                    .min { $0.1 < $1.1 }
+                guard let silentLongest else { return (nil, nil) }
+                evicted = connections.byID.removeValue(forKey: silentLongest.0)?.socket
+            }
+            connections.lastID += 1
+            connections.byID[connections.lastID] = Connection(socket: client, waitingSince: .now)
+            return (connections.lastID, evicted)
+        }
+        evicted?.shutdown()   // its reader sees the end and its thread returns
+        return id
+    }
+
+    /// Marks connection `id` as waiting for a request (true) or answering one (false).
+    private func mark(_ id: Int, waiting: Bool) {
+        connections.withLock { $0.byID[id]?.waitingSince = waiting ? .now : nil }
+    }
+
+    private func serve(_ client: UnixSocket, id: Int) {
         client.setReceiveTimeout(seconds: Self.idleSeconds)
         var reader = LineReader(socket: client)
         while !stopped.load(ordering: .relaxed) {
-            switch reader.next() {
+            mark(id, waiting: true)
+            let next = reader.next()
+            mark(id, waiting: false)
+            switch next {
             case .end:
                 return
             case .tooLong:

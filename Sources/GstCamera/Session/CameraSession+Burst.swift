@@ -80,7 +80,8 @@ extension CameraSession {
         var requested = 0
         func request(missed: Int = 0, late: Duration = .zero) throws {
             requested += 1
-            let tags = PhotoTags(cameraName: shared.withLock { $0.pipeline?.cameraName }, zoomFactor: zoom.factor)
+            let (pipeline, zoom) = shared.withLock { ($0.pipeline, $0.zoom) }
+            let tags = pipeline?.photoTags(zoom: zoom) ?? PhotoTags(digitalZoom: zoom.digitalFactor)
             inFlight.append(Shot(number: requested, requested: clock.now, missed: missed, late: late,
                                  image: try branch.requestFrame(tags: tags)))
         }

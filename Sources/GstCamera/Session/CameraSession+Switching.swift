@@ -101,6 +101,7 @@ extension CameraSession {
         shared.withLock {
             $0.pipeline?.device = device
             $0.pipeline?.cameraName = camera.name
+            $0.pipeline?.manufacturer = CameraManufacturer.of(device: device)
         }
         // Digital zoom is kept; the optical part follows the new camera's lens.
         let rezoomed = try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)

@@ -28,6 +28,8 @@ public final class CameraSession: Sendable {
         var device: String?
         /// Its card name (VIDIOC_QUERYCAP), for photo metadata.
         var cameraName: String?
+        /// Who made it, where it says (CameraManufacturer), for photo metadata.
+        var manufacturer: String?
         /// The live `source` element's address: errors from a `source` that is neither this one nor a switch's
         /// candidate come from one already replaced.
         var sourceOrigin: UInt
@@ -295,6 +297,7 @@ public final class CameraSession: Sendable {
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, files: photoBranchFiles, jpegQuality: configuration.jpegQuality)
         built = true
         return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name,
+                        manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
                         sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
     }
 
@@ -475,13 +478,15 @@ public final class CameraSession: Sendable {
 
     func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision, flash: Bool = false) async throws -> Photo {
         let started = ContinuousClock.now
-        let pipeline = try runningPipeline()
+        _ = try runningPipeline()
         await operations.begin()
         defer { operations.end() }
+        // Read after our turn came: a camera switch we waited for has changed the camera (and its name).
+        let pipeline = try runningPipeline()
         let flashControls = try flash ? flashReadyControls() : nil
         let output = try PhotoOutput(finalPath: path, collision: collision, format: format)
         do {
-            let tags = PhotoTags(cameraName: pipeline.cameraName, zoomFactor: zoom.factor)
+            let tags = pipeline.photoTags(zoom: zoom)
             let image = try await pipeline.shutter.branch(for: format)
                 .takeImage(tags: tags, timeout: configuration.photoTimeout, what: "A frame for the photo",
                            beforeFrame: flashControls.map { controls in { try controls.strobe() } })

@@ -2,9 +2,12 @@ import CGStreamer
 
 /// What a photo says about itself in its EXIF block: when, with which camera, by which program, at which zoom.
 struct PhotoTags: Sendable, Equatable {
-    /// The camera's card name, e.g. "Logitech BRIO"; its first word becomes the EXIF Make.
+    /// The camera's card name, e.g. "Logitech BRIO" (EXIF Model).
     var cameraName: String?
-    var zoomFactor: Double
+    /// Who made it, where the camera says (EXIF Make; see CameraManufacturer).
+    var manufacturer: String?
+    /// The digital part of the zoom: what cropping did to the picture (an optical zoom is the lens's).
+    var digitalZoom: Double
     var software = "gstcam"
 
     /// Sets the tags on a GstTagSetter element such as jifmux (EXIF DateTimeOriginal, Make, Model, Software,
@@ -16,11 +19,17 @@ struct PhotoTags: Sendable, Equatable {
             gst_date_time_unref(now)
         }
         gstcam_tag_setter_add_string(tagger.pointer, "application-name", software)
+        if let manufacturer { gstcam_tag_setter_add_string(tagger.pointer, "device-manufacturer", manufacturer) }
         if let cameraName, !cameraName.isEmpty {
-            let make = cameraName.split(separator: " ").first.map(String.init) ?? cameraName
-            gstcam_tag_setter_add_string(tagger.pointer, "device-manufacturer", make)
             gstcam_tag_setter_add_string(tagger.pointer, "device-model", cameraName)
         }
-        gstcam_tag_setter_add_double(tagger.pointer, "capturing-digital-zoom-ratio", zoomFactor)
+        gstcam_tag_setter_add_double(tagger.pointer, "capturing-digital-zoom-ratio", digitalZoom)
+    }
+}
+
+extension CameraSession.Pipeline {
+    /// What a photo from this pipeline's camera, at `zoom`, says about itself.
+    func photoTags(zoom: Zoom) -> PhotoTags {
+        PhotoTags(cameraName: cameraName, manufacturer: manufacturer, digitalZoom: zoom.digitalFactor)
     }
 }
