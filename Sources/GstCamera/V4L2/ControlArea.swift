@@ -9,18 +9,12 @@ public struct ControlArea: Hashable, Sendable, Codable, CustomStringConvertible 
     }
 
     init?(bytes: [UInt8]) {
-        guard bytes.count >= 8 else { return nil }
-        func word(_ offset: Int) -> UInt32 {
-            (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
-        }
-        self.init(width: word(0), height: word(4))
+        guard let words = PayloadWords.read(2, from: bytes) else { return nil }
+        self.init(width: words[0], height: words[1])
     }
 
     func write(into bytes: inout [UInt8]) {
-        guard bytes.count >= 8 else { return }
-        for (index, word) in [width, height].enumerated() {
-            for byte in 0..<4 { bytes[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> (8 * UInt32(byte))) }
-        }
+        PayloadWords.write([width, height], into: &bytes)
     }
 
     /// "WIDTHxHEIGHT" — also the form `gstcam set` accepts.

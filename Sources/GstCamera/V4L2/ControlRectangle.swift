@@ -13,18 +13,12 @@ public struct ControlRectangle: Hashable, Sendable, Codable, CustomStringConvert
     }
 
     init?(bytes: [UInt8]) {
-        guard bytes.count >= 16 else { return nil }
-        func word(_ offset: Int) -> UInt32 {
-            (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
-        }
-        self.init(left: Int32(bitPattern: word(0)), top: Int32(bitPattern: word(4)), width: word(8), height: word(12))
+        guard let words = PayloadWords.read(4, from: bytes) else { return nil }
+        self.init(left: Int32(bitPattern: words[0]), top: Int32(bitPattern: words[1]), width: words[2], height: words[3])
     }
 
     func write(into bytes: inout [UInt8]) {
-        guard bytes.count >= 16 else { return }
-        for (index, word) in [UInt32(bitPattern: left), UInt32(bitPattern: top), width, height].enumerated() {
-            for byte in 0..<4 { bytes[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> (8 * UInt32(byte))) }
-        }
+        PayloadWords.write([UInt32(bitPattern: left), UInt32(bitPattern: top), width, height], into: &bytes)
     }
 
     /// "left,top,widthxheight" — also the form `gstcam set` accepts.
