@@ -60,7 +60,7 @@ private final class ProbeHandler: Sendable {
     init(_ body: @escaping @Sendable (ProbeData) -> GstPadProbeReturn) { self.body = body }
 }
 
-public enum PadLinkResult: Equatable {
+public enum PadLinkResult: Equatable, Sendable {
     case ok, wrongHierarchy, wasLinked, wrongDirection, noFormat, noSchedule, refused
 
     init(_ value: GstPadLinkReturn) {
