@@ -11,8 +11,6 @@ public final class Pad: @unchecked Sendable {
 
     deinit { gst_object_unref(pointer) }
 
-    var name: String { takeGString(gstcam_object_dup_name(pointer)) ?? "?" }
-
     /// The pad this one is linked to.
     public var peer: Pad? { gst_pad_get_peer(pointer).map { Pad(owning: $0) } }
 
