@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CameraErrors
+@testable import Controls
 @testable import GStreamer
 @testable import Session
 
