@@ -31,6 +31,8 @@ public final class CameraSession: Sendable {
         let tee: Element
         /// Every branch at the tee is added and removed through it (photo, window, and those added while running).
         let branches: TeeBranches
+        /// The window branch's bin, when the session shows a window: its elements' errors are the window's.
+        let window: Element?
         let bus: Bus
         /// The camera streaming now (it changes when the session switches cameras).
         var device: String?
@@ -357,8 +359,9 @@ public final class CameraSession: Sendable {
         preview.set("enable-last-sample", false)
         AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
         let branches = TeeBranches(pipeline: pipeline, tee: tee)
+        var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
-            try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
+            window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
         }
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
@@ -366,7 +369,7 @@ public final class CameraSession: Sendable {
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
                                    jpegQuality: configuration.jpegQuality)
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, bus: bus, device: device, cameraName: camera?.name,
+        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, window: window, bus: bus, device: device, cameraName: camera?.name,
                         manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
                         sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
     }
@@ -378,7 +381,7 @@ public final class CameraSession: Sendable {
         ("preview", "the appsink that delivers preview frames"),
     ]
 
-    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws {
+    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws -> Element {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
         }
@@ -392,6 +395,7 @@ public final class CameraSession: Sendable {
             throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
         }
         shared.withLock { $0.displayBranchAdded }?(bin)
+        return bin
     }
 
     /// Ends the session: `.stopped` (on request) or `.failed` (a failure). A failure already recorded stays (a
@@ -452,9 +456,10 @@ public final class CameraSession: Sendable {
     private func startBusThread(_ built: Pipeline) {
         let bus = built.bus
         let device = built.device
+        let window = built.window
         let thread = Thread { [weak self] in
             while true {
-                let message = bus.pop(timeout: Self.watchInterval)
+                let message = bus.pop(timeout: Self.watchInterval, scopes: window.map { [$0] } ?? [])
                 if case .application(Self.busStopMessage)? = message { return }
                 if let message { self?.handle(message, device: device) }
                 self?.watchForStall()
@@ -466,10 +471,9 @@ public final class CameraSession: Sendable {
 
     private func handle(_ message: BusMessage, device: String?) {
         switch message {
-        // The window sink, or an element inside it (autovideosink's child, glimagesink's inner sink; the debug text
-        // carries the element path), e.g. "Output window was closed".
-        case .error(let error) where (error.source.hasPrefix("display") || error.debug?.contains(":display/") == true)
-                                     && shared.withLock({ $0.displayBranchFailed }) != nil:
+        // An element of the window branch (the sink, or autovideosink's or glimagesink's inner sink), e.g. "Output
+        // window was closed": the window's owner decides (the camera screen ends), the camera is fine.
+        case .error(let error) where error.scope == 0 && shared.withLock({ $0.displayBranchFailed }) != nil:
             shared.withLock { $0.displayBranchFailed }?(error.message)
         case .error(let error):
             // A source a camera switch already removed may still report; the switch has dealt with it.
