@@ -4,8 +4,9 @@ import GstCamera
 
 /// Installing gstcam like a Linux tool (issue 17): scripts/install into a temporary prefix, then the installed
 /// programs, man pages, completions and desktop file used as a user would, from another folder with a clean
-/// environment. The build under test is installed with `--bin` (the suite's debug build: no release build here;
-/// scripts/test-deb covers the release .deb in a guest without Swift).
+/// environment. The build under test is installed with `--bin` (the suite's debug build: no release build here).
+/// The .deb is checked by scripts/check-deb (run by scripts/test before the suite) and, release build in a guest
+/// without Swift, by scripts/test-deb.
 @Suite("Installing", .serialized)
 struct InstallTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
