@@ -28,9 +28,11 @@ private let temporaryFileCounter = Atomic<Int>(0)
 /// `PhotoStream` instead (`PhotoOutput` chooses), anything else that is not a file is refused.
 ///
 /// Use: `let writer = try AtomicPhotoWriter(finalPath:collision:)` before starting any camera work (it
-/// checks the directory and reserves the temporary file), point the encoder's filesink at
-/// `writer.temporaryPath`, then `try writer.commit()` — or `writer.discard()` if the capture failed.
-/// `commit` removes the temporary file when it throws, so after either call nothing is left behind.
+/// checks the directory and reserves the temporary file), write the encoded image to `writer.temporaryPath`
+/// (`write(_:to:collision:format:)` does both from memory), then `try writer.commit()` — or `writer.discard()`
+/// if the capture failed. `commit` removes the temporary file when it throws, so after either call nothing is
+/// left behind. Temporary files that killed processes left in a folder are removed the first time this process
+/// writes there (`removeStaleTemporaryFiles`).
 public struct AtomicPhotoWriter: Sendable {
     /// Where the photo is meant to end up (with `.addSuffix`, `commit` may choose `name_N` instead).
     let finalPath: String
@@ -53,6 +55,7 @@ public struct AtomicPhotoWriter: Sendable {
             throw .outputNotWritable(path: finalPath, reason: "it names a directory, not a file")
         }
         try Self.checkDirectory(directory, for: finalPath)
+        Self.removeStaleTemporaryFilesOnce(in: directory)
         if SystemCalls.nameExists(finalPath) {  // a dangling symbolic link counts: link(2) would refuse it too
             // What the name leads to: a symbolic link itself may be replaced (rename never touches its target),
             // but only when it leads to a photo file or nowhere; a pipe, device or socket is never replaced.
@@ -247,6 +250,15 @@ public struct AtomicPhotoWriter: Sendable {
 
     // MARK: - Leftovers
 
+    /// The folders this process has cleaned already: once per folder is enough (a burst writes many photos to one
+    /// folder, and listing a large Pictures folder for each would cost more than the photo).
+    private static let cleanedDirectories = Mutex<Set<String>>([])
+
+    static func removeStaleTemporaryFilesOnce(in directory: String) {
+        guard cleanedDirectories.withLock({ $0.insert(directory).inserted }) else { return }
+        removeStaleTemporaryFiles(in: directory)
+    }
+
     /// Removes temporary files that processes no longer running left in `directory` (e.g. killed
     /// mid-capture); returns their paths. Files of running processes are kept: they are being written.
     @discardableResult
@@ -274,6 +286,4 @@ public struct AtomicPhotoWriter: Sendable {
     static func nextTemporaryNumber() -> Int {
         temporaryFileCounter.add(1, ordering: .relaxed).newValue
     }
-
-    static func isTemporaryFileName(_ name: String) -> Bool { temporaryFileOwner(name) != nil }
 }

@@ -126,16 +126,10 @@ extension CameraSession {
         return source
     }
 
-    /// Blocks the source's output, stops the source (its camera is released) and takes it out of the pipeline.
+    /// Stops the source (its camera is released), unlinks it and takes it out of the pipeline. No blocking probe
+    /// first: a stalled camera never reaches one, and going to NULL stops the source's streaming thread anyway.
     private func detach(_ source: Element, output: Pad, downstream: Pad, from pipeline: Element) {
-        let blocked = OneShot<Void>()
-        let probe = output.addProbe(GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM) { _ in
-            blocked.succeed(())
-            return GST_PAD_PROBE_OK
-        }
-        // A stalled camera never reaches the probe; going to NULL unblocks and stops it either way.
         source.setState(GST_STATE_NULL)
-        output.removeProbe(probe)
         output.unlink(from: downstream)
         _ = pipeline.remove(source)
     }

@@ -29,6 +29,8 @@ public final class CameraSession: Sendable {
     struct Pipeline: Sendable {
         let pipeline: Element
         let tee: Element
+        /// Every branch at the tee is added and removed through it (photo, window, and those added while running).
+        let branches: TeeBranches
         let bus: Bus
         /// The camera streaming now (it changes when the session switches cameras).
         var device: String?
@@ -307,15 +309,17 @@ public final class CameraSession: Sendable {
         // previous camera's queue).
         preview.set("enable-last-sample", false)
         AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
+        let branches = TeeBranches(pipeline: pipeline, tee: tee)
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
-            try addDisplayBranch(sink: sink, file: branchFile, pipeline: pipeline, tee: tee)
+            try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
         }
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
-        let shutter = PhotoShutter(pipeline: pipeline, tee: tee, files: photoBranchFiles, jpegQuality: configuration.jpegQuality)
+        let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
+                                   jpegQuality: configuration.jpegQuality)
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name,
+        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, bus: bus, device: device, cameraName: camera?.name,
                         manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
                         sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
     }
@@ -327,7 +331,7 @@ public final class CameraSession: Sendable {
         ("preview", "the appsink that delivers preview frames"),
     ]
 
-    private func addDisplayBranch(sink: String, file: PipelineFile, pipeline: Element, tee: Element) throws {
+    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
         }
@@ -337,8 +341,7 @@ public final class CameraSession: Sendable {
         if let start = bin.child(named: "display-input")?.staticPad("sink"), let ghost = bin.staticPad("sink") {
             gstcam_ghost_pad_set_target(ghost.pointer, start.pointer)
         }
-        guard pipeline.add(bin), let input = bin.staticPad("sink"), let teePad = tee.requestPad("src_%u"),
-              teePad.link(to: input) == .ok else {
+        guard let input = bin.staticPad("sink"), (try? branches.attach(bin, input: input)) != nil else {
             throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
         }
         shared.withLock { $0.displayBranchAdded }?(bin)

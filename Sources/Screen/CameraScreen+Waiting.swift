@@ -11,7 +11,7 @@ import Session
 /// then, its device closed, which is also what lets a driver like vivid reconnect (it does when the last
 /// handle closes). The window shows a dark waiting picture (pipelines/waiting.pipeline) with the message; the
 /// terminal shows the message instead of the picture; stderr gets a line either way.
-extension PreviewScreen {
+extension CameraScreen {
     /// What the screen says while it waits: a stalled camera is still there, any other lost one is gone.
     static func waitingMessage(for error: CameraError) -> String {
         if case .stalled = error { return "No frames from the camera — waiting for it" }
