@@ -362,6 +362,12 @@ def main():
                         help="comma-separated parts (default: all)")
     options = parser.parse_args()
     parts = options.only.split(",")
+    # The virtual camera gives its device nodes the time of the process's first look at them, so GStreamer's
+    # v4l2 plugin (whose registry entry depends on /dev/video*) sees the devices "change" whenever a second has
+    # passed, and rescans every plugin (gst-plugin-scanner, ~80 ms) in whichever process comes next: noise that
+    # real device nodes do not make. The registry is brought up to date once, then left alone for every run.
+    subprocess.run(["gst-inspect-1.0", "v4l2src"], env=environment(), stdout=subprocess.DEVNULL, check=True)
+    os.environ["GST_REGISTRY_UPDATE"] = "no"
     try:
         if "photo" in parts: photos(options.runs)
         if "mjpeg" in parts: mjpeg_photos(options.runs)
