@@ -60,7 +60,9 @@ extension CameraSession {
                             path: (Int) -> String, yield: (BurstPhoto) -> Void) async throws {
         let limit = count ?? Int.max
         guard limit > 0 else { return }
-        let branch = try runningPipeline().shutter.branch(for: format)
+        // Chosen once for the burst: a zoom changed meanwhile applies from the next burst (the camera's own
+        // JPEGs do not show it).
+        let branch = try runningPipeline().shutter.branch(for: format, unchangedPixels: zoom.keepsCameraPixels)
         try await shoot(limit: limit, interval: interval, branch: branch, format: format, collision: collision,
                         path: path, yield: yield)
     }

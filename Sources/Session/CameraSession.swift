@@ -23,6 +23,9 @@ public final class CameraSession: Sendable {
     private let pipelineFile: PipelineFile
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
     let photoBranchFiles: [PhotoFormat: PipelineFile]
+    /// The branch that makes photos of the camera's own JPEGs (pipelines/photo-camera-jpeg.branch), for
+    /// pipelines with a `camera-jpeg` tee; without the file, JPEG photos are always encoded from the frames.
+    private let cameraJPEGBranchFile: PipelineFile?
     private let displayBranchFile: PipelineFile?
 
     /// What exists only while a pipeline does.
@@ -47,6 +50,8 @@ public final class CameraSession: Sendable {
         var state: CameraState = .idle
         var pipeline: Pipeline?
         var frameCount = 0
+        /// Preview frames that went through the preview branch (its conversion) to the appsink.
+        var convertedFrames = 0
         var nextObserverID = 0
         var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
         var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
@@ -82,6 +87,7 @@ public final class CameraSession: Sendable {
         photoBranchFiles = try Dictionary(uniqueKeysWithValues: PhotoFormat.allCases.map {
             ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
         })
+        cameraJPEGBranchFile = try? PipelineFile.load("photo-camera-jpeg.branch")
         displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
         let known: Set = ["device", "width", "height", "framerate"]
         if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
@@ -307,13 +313,18 @@ public final class CameraSession: Sendable {
         // previous camera's queue).
         preview.set("enable-last-sample", false)
         AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
+        gateConversion(into: preview, from: tee)
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
             try addDisplayBranch(sink: sink, file: branchFile, pipeline: pipeline, tee: tee)
         }
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
-        let shutter = PhotoShutter(pipeline: pipeline, tee: tee, files: photoBranchFiles, jpegQuality: configuration.jpegQuality)
+        let cameraJPEG = pipeline.child(named: "camera-jpeg").flatMap { tee in
+            cameraJPEGBranchFile.map { PhotoShutter.CameraJPEG(tee: tee, file: $0) }
+        }
+        let shutter = PhotoShutter(pipeline: pipeline, tee: tee, files: photoBranchFiles,
+                                   jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG)
         built = true
         return Pipeline(pipeline: pipeline, tee: tee, bus: bus, device: device, cameraName: camera?.name,
                         manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
@@ -448,19 +459,50 @@ public final class CameraSession: Sendable {
 
     // MARK: Frames
 
-    /// Runs on the appsink's streaming thread for every preview frame.
+    /// Runs on the appsink's streaming thread for every preview frame that was converted.
     private func deliver(_ sample: OpaquePointer) {
-        let (number, observers, firstFrame, resumed) = shared.withLock { shared in
+        guard let (number, observers) = count(convertedFor: true) else { return }
+        guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
+        for observer in observers { observer.yield(frame) }
+    }
+
+    /// Counts a preview frame (first frame, stall watch, `frameCount`). `convertedFor`: whether it reached the
+    /// appsink through the preview branch, else it is at the branch's start and is counted there only when
+    /// nobody reads `frames()` (returning nil when someone does: the appsink counts it once converted).
+    private func count(convertedFor converted: Bool) -> (number: Int, observers: [AsyncStream<Frame>.Continuation])? {
+        let counted: (Int, [AsyncStream<Frame>.Continuation], OneShot<Void>, String?)? = shared.withLock { shared in
+            guard converted || shared.frameObservers.isEmpty else { return nil }
             shared.frameCount += 1
+            if converted { shared.convertedFrames += 1 }
             shared.lastFrame = .now
             let resumed = shared.stalledSeconds != nil ? shared.pipeline?.device ?? pipelineFile.path : nil
             shared.stalledSeconds = nil
             return (shared.frameCount, Array(shared.frameObservers.values), shared.firstFrame, resumed)
         }
+        guard let (number, observers, firstFrame, resumed) = counted else { return nil }
         if number == 1 { firstFrame.succeed(()) }
         if let resumed { notify(.framesResumed(device: resumed)) }
-        guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
-        for observer in observers { observer.yield(frame) }
+        return (number, observers)
+    }
+
+    /// Frames are converted for the preview (to RGB in the shipped files) only while someone reads `frames()`:
+    /// otherwise they are counted where the preview branch leaves the tee and dropped there, so a photo, a
+    /// window or `--sink none` does not pay for a conversion nobody looks at. A branch that cannot be traced
+    /// back to the tee (not a chain of elements with `sink` pads) is left converting every frame.
+    private func gateConversion(into preview: Element, from tee: Element) {
+        var element = preview
+        for _ in 0..<64 {
+            guard let input = element.staticPad("sink"), let upstream = input.peer?.element else { return }
+            if upstream.pointer == tee.pointer {
+                input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
+                    self?.count(convertedFor: false) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
+                }
+                // No frame may be needed to preroll: the branch can go without frames for the session's life.
+                preview.set("async", false)
+                return
+            }
+            element = upstream
+        }
     }
 
     private static func copyFrame(_ sample: OpaquePointer, number: Int) -> Frame? {
@@ -506,7 +548,7 @@ public final class CameraSession: Sendable {
         let output = try PhotoOutput(finalPath: path, collision: collision, format: format)
         do {
             let tags = pipeline.photoTags(zoom: zoom)
-            let image = try await pipeline.shutter.branch(for: format)
+            let image = try await pipeline.shutter.branch(for: format, unchangedPixels: zoom.keepsCameraPixels)
                 .takeImage(tags: tags, timeout: configuration.photoTimeout, what: "A frame for the photo",
                            beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let size = (width: image.width, height: image.height)
