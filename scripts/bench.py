@@ -5,7 +5,9 @@ machine hits all of them alike). Prints a Markdown table of medians and ratios (
 means gstcam is faster or smaller).
 
 Environment (set by scripts/bench): GSTCAM (the release binary), VCAM_PRELOAD (libVirtualCamera.so),
-VCAM_DEVICES, VCAM_STATE_DIR, XDG_RUNTIME_DIR, GSTCAM_PIPELINES_DIR, DISPLAY (Xvfb, for the window rows only).
+VCAM_DEVICES, VCAM_STATE_DIR, XDG_RUNTIME_DIR, GSTCAM_PIPELINES_DIR, DISPLAY (Xvfb, for the window rows only);
+with `scripts/bench --before REV`, GSTCAM_BEFORE and GSTCAM_BEFORE_PIPELINES: gstcam as it was at REV, run
+alongside in the same rounds ("before" columns).
 """
 import argparse
 import json
@@ -21,6 +23,10 @@ import tempfile
 import time
 
 GSTCAM = os.environ["GSTCAM"]
+# (name, binary, pipelines folder): this gstcam, and with --before the one it is compared with.
+VARIANTS = [("gstcam", GSTCAM, os.environ["GSTCAM_PIPELINES_DIR"])]
+if os.environ.get("GSTCAM_BEFORE"):
+    VARIANTS.append(("before", os.environ["GSTCAM_BEFORE"], os.environ["GSTCAM_BEFORE_PIPELINES"]))
 OUT = tempfile.mkdtemp(prefix="gstcam-bench-")
 # The bench's cameras, from the test devices (scripts/virtual-camera-env): two uvc cameras (every size up to
 # 1920x1080, YUYV/NV12/MJPG, 30 fps) and a USB-2 webcam (Motion-JPEG at 30 fps up to 1920x1080). Only these
@@ -37,8 +43,10 @@ def devices(paths):
     return ";".join(entries)
 
 
-def environment(window=False, cameras=BENCH_DEVICES):
+def environment(window=False, cameras=BENCH_DEVICES, pipelines=None):
     env = dict(os.environ)
+    if pipelines:
+        env["GSTCAM_PIPELINES_DIR"] = pipelines
     env["LD_PRELOAD"] = env["VCAM_PRELOAD"]
     env["VCAM_DEVICES"] = devices(cameras)
     if not window:
@@ -53,10 +61,10 @@ class Run:
         self.wall, self.rss, self.cpu = wall, rss, cpu
 
 
-def run(command, window=False, check=None, timeout=120, show_mode=False):
+def run(command, window=False, check=None, timeout=120, show_mode=False, pipelines=None):
     stderr = tempfile.TemporaryFile()
     start = time.monotonic()
-    process = subprocess.Popen(command, env=environment(window), stdin=subprocess.DEVNULL,
+    process = subprocess.Popen(command, env=environment(window, pipelines=pipelines), stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=stderr)
     deadline = start + timeout
     while True:
@@ -117,8 +125,13 @@ def percentile(values, fraction):
 ROWS = []
 
 
-def row(what, gstcam, peer, ratio):
-    ROWS.append((what, gstcam, peer, ratio))
+def row(what, gstcam, peer, ratio, before="", before_ratio=""):
+    ROWS.append((what, gstcam, peer, ratio, before, before_ratio))
+
+
+def gstcams(arguments, **options):
+    """A contender per gstcam variant: `arguments` after the binary."""
+    return [(name, [binary] + arguments, dict(options, pipelines=pipelines)) for name, binary, pipelines in VARIANTS]
 
 
 def ratio(a, b):
@@ -139,9 +152,8 @@ def photos(rounds):
     out = f"{OUT}/photo.jpg"
     w, h = 1280, 720
     size = f"{w}x{h}"
-    cold = alternate([
-        ("gstcam", [GSTCAM, "capture", "--immediate", "--device", CAMERA, "--width", str(w), "--height", str(h),
-                    "--overwrite", "-o", out], {"check": nonempty(out)}),
+    cold = alternate(gstcams(["capture", "--immediate", "--device", CAMERA, "--width", str(w), "--height", str(h),
+                              "--overwrite", "-o", out], check=nonempty(out)) + [
         ("gst-launch", gst_launch(f"v4l2src device={CAMERA} num-buffers=1", raw_caps(w, h), "jpegenc",
                                   f"filesink location={out}"), {"check": nonempty(out)}),
         ("ffmpeg", ["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "v4l2", "-input_format", "yuyv422",
@@ -154,9 +166,8 @@ def photos(rounds):
                      {"gst-launch": "`gst-launch-1.0 v4l2src num-buffers=1 ! jpegenc ! filesink`",
                       "ffmpeg": "`ffmpeg -f v4l2 -frames:v 1`", "fswebcam": "`fswebcam -S 0`"})
 
-    warm = alternate([
-        ("gstcam", [GSTCAM, "capture", "--warmup", "15", "--device", CAMERA, "--width", str(w), "--height", str(h),
-                    "--overwrite", "-o", out], {"check": nonempty(out)}),
+    warm = alternate(gstcams(["capture", "--warmup", "15", "--device", CAMERA, "--width", str(w), "--height", str(h),
+                              "--overwrite", "-o", out], check=nonempty(out)) + [
         ("ffmpeg", ["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "v4l2", "-input_format", "yuyv422",
                     "-video_size", size, "-framerate", "30", "-i", CAMERA, "-vf", r"select=gte(n\,15)",
                     "-frames:v", "1", "-y", out], {"check": nonempty(out)}),
@@ -173,9 +184,8 @@ def mjpeg_photos(rounds):
     out = f"{OUT}/photo.jpg"
     w, h = 1920, 1080
     caps = f"image/jpeg,width={w},height={h},framerate=30/1"
-    results = alternate([
-        ("gstcam", [GSTCAM, "capture", "--immediate", "--device", MJPEG_CAMERA, "--width", str(w), "--height", str(h),
-                    "--overwrite", "-o", out], {"check": nonempty(out)}),
+    results = alternate(gstcams(["capture", "--immediate", "--device", MJPEG_CAMERA, "--width", str(w), "--height",
+                                 str(h), "--overwrite", "-o", out], check=nonempty(out)) + [
         ("gst-launch re-encode", gst_launch(f"v4l2src device={MJPEG_CAMERA} num-buffers=1", caps, "jpegdec", "jpegenc",
                                             f"filesink location={out}"), {"check": nonempty(out)}),
         ("gst-launch camera JPEG", gst_launch(f"v4l2src device={MJPEG_CAMERA} num-buffers=1", caps,
@@ -187,13 +197,17 @@ def mjpeg_photos(rounds):
 
 
 def report_processes(what, results, peers):
-    g = results["gstcam"]
-    gw, gr = median([r.wall for r in g]), median([r.rss for r in g])
+    def figures(name):
+        return median([r.wall for r in results[name]]), median([r.rss for r in results[name]])
+    gw, gr = figures("gstcam")
     for name, label in peers.items():
-        p = results[name]
-        pw, pr = median([r.wall for r in p]), median([r.rss for r in p])
+        pw, pr = figures(name)
+        before = before_ratio = ""
+        if "before" in results:
+            bw, br = figures("before")
+            before, before_ratio = f"{bw:.3f} s, {br:.0f} MiB", f"{ratio(bw, pw)} wall, {ratio(br, pr)} memory"
         row(f"{what} vs {label}", f"{gw:.3f} s, {gr:.0f} MiB", f"{pw:.3f} s, {pr:.0f} MiB",
-            f"{ratio(gw, pw)} wall, {ratio(gr, pr)} memory")
+            f"{ratio(gw, pw)} wall, {ratio(gr, pr)} memory", before, before_ratio)
 
 
 # --- preview ---------------------------------------------------------------------------------------------------
@@ -202,27 +216,30 @@ def previews(rounds, seconds):
     w, h = 1280, 720
     frames = 30 * seconds
     camera = [f"v4l2src device={CAMERA} num-buffers={frames}", raw_caps(w, h)]
-    preview = [GSTCAM, "preview", "--device", CAMERA, "--width", str(w), "--height", str(h), "--fps", "30",
+    preview = ["preview", "--device", CAMERA, "--width", str(w), "--height", str(h), "--fps", "30",
                "--duration", str(seconds)]
-    window = alternate([
-        ("gstcam", preview + ["--sink", "ximagesink"], {"window": True}),
+    window = alternate(gstcams(preview + ["--sink", "ximagesink"], window=True) + [
         ("gst-launch", gst_launch(*camera, "videoconvert", "ximagesink"), {"window": True}),
     ], rounds, "preview window")
     report_cpu(f"{seconds} s preview {w}x{h} in a window (`--sink ximagesink`, Xvfb)", window,
                "`gst-launch-1.0 v4l2src ! videoconvert ! ximagesink`")
-    headless = alternate([
-        ("gstcam", preview + ["--sink", "none"], {}),
+    headless = alternate(gstcams(preview + ["--sink", "none"]) + [
         ("gst-launch", gst_launch(*camera, "fakesink"), {}),
     ], rounds, "preview none")
     report_cpu(f"{seconds} s preview {w}x{h}, `--sink none`", headless, "`gst-launch-1.0 v4l2src ! fakesink`")
 
 
 def report_cpu(what, results, label):
-    g, p = results["gstcam"], results["gst-launch"]
-    gc, gr = median([r.cpu for r in g]), median([r.rss for r in g])
-    pc, pr = median([r.cpu for r in p]), median([r.rss for r in p])
+    def figures(name):
+        return median([r.cpu for r in results[name]]), median([r.rss for r in results[name]])
+    gc, gr = figures("gstcam")
+    pc, pr = figures("gst-launch")
+    before = before_ratio = ""
+    if "before" in results:
+        bc, br = figures("before")
+        before, before_ratio = f"{bc:.2f} s CPU, {br:.0f} MiB", f"{ratio(bc, pc)} CPU, {ratio(br, pr)} memory"
     row(f"{what} vs {label}", f"{gc:.2f} s CPU, {gr:.0f} MiB", f"{pc:.2f} s CPU, {pr:.0f} MiB",
-        f"{ratio(gc, pc)} CPU, {ratio(gr, pr)} memory")
+        f"{ratio(gc, pc)} CPU, {ratio(gr, pr)} memory", before, before_ratio)
 
 
 # --- a running session: shutter, switch ------------------------------------------------------------------------
@@ -230,9 +247,9 @@ def report_cpu(what, results, label):
 class Screen:
     """`gstcam preview --sink none` in the background, reached through its socket (docs/camera-screen.md)."""
 
-    def __init__(self, device, width, height, cameras):
-        env = environment(cameras=cameras)
-        self.process = subprocess.Popen([GSTCAM, "preview", "--sink", "none", "--device", device, "--width",
+    def __init__(self, device, width, height, cameras, variant=VARIANTS[0]):
+        env = environment(cameras=cameras, pipelines=variant[2])
+        self.process = subprocess.Popen([variant[1], "preview", "--sink", "none", "--device", device, "--width",
                                          str(width), "--height", str(height), "--fps", "30"], env=env,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         path = f"{os.environ['XDG_RUNTIME_DIR']}/gstcam-{device.split('/')[-1]}.sock"
@@ -272,37 +289,47 @@ class Screen:
 
 def shutter(samples):
     for w, h in ((1280, 720), (1920, 1080)):
-        screen = Screen(CAMERA, w, h, BENCH_DEVICES)
-        try:
-            times = []
-            for _ in range(samples):
-                time.sleep(random.uniform(0.15, 0.4))  # lands anywhere in the frame interval
-                elapsed, _ = screen.request({"command": "capture", "path": f"{OUT}/shutter.jpg", "overwrite": True})
-                times.append(elapsed * 1000)
-        finally:
-            screen.stop()
+        figures = {}
+        for variant in VARIANTS:
+            screen = Screen(CAMERA, w, h, BENCH_DEVICES, variant)
+            try:
+                times = []
+                for _ in range(samples):
+                    time.sleep(random.uniform(0.15, 0.4))  # lands anywhere in the frame interval
+                    elapsed, _ = screen.request({"command": "capture", "path": f"{OUT}/shutter.jpg", "overwrite": True})
+                    times.append(elapsed * 1000)
+            finally:
+                screen.stop()
+            figures[variant[0]] = f"p50 {median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms"
         row(f"shutter latency {w}x{h} in a running session (socket request → photo saved, {samples} photos)",
-            f"p50 {median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms", "— (frame interval 33 ms)", "—")
+            figures["gstcam"], "— (frame interval 33 ms)", "—", figures.get("before", ""))
 
 
 def switching(samples, rounds):
-    screen = Screen(CAMERA, 1280, 720, (CAMERA, OTHER_CAMERA))
-    try:
-        times = []
-        for _ in range(samples):
-            time.sleep(0.3)
-            _, reply = screen.request({"command": "switch"})
-            found = re.search(r" in (\d+) ms", reply.get("message", ""))
-            if found:
-                times.append(int(found.group(1)))
-    finally:
-        screen.stop()
+    figures = {}
+    for variant in VARIANTS:
+        screen = Screen(CAMERA, 1280, 720, (CAMERA, OTHER_CAMERA), variant)
+        try:
+            times = []
+            for _ in range(samples):
+                time.sleep(0.3)
+                _, reply = screen.request({"command": "switch"})
+                found = re.search(r" in (\d+) ms", reply.get("message", ""))
+                if found:
+                    times.append(int(found.group(1)))
+        finally:
+            screen.stop()
+        figures[variant[0]] = times
     cold = alternate([("gst-launch", gst_launch(f"v4l2src device={OTHER_CAMERA} num-buffers=1", raw_caps(1280, 720),
                                                 "fakesink"), {})], rounds, "first frame")
     cold_ms = median([r.wall for r in cold["gst-launch"]]) * 1000
+    def text(times):
+        return f"p50 {median(times):.0f} ms, p95 {percentile(times, 0.95):.0f} ms"
+    times = figures["gstcam"]
+    before = figures.get("before")
     row(f"camera switch 1280x720 in a running session (request → new camera's first frame, {len(times)} switches)",
-        f"p50 {median(times):.0f} ms, p95 {percentile(times, 0.95):.0f} ms",
-        f"{cold_ms:.0f} ms: a new `gst-launch-1.0 v4l2src num-buffers=1 ! fakesink` process", ratio(median(times), cold_ms))
+        text(times), f"{cold_ms:.0f} ms: a new `gst-launch-1.0 v4l2src num-buffers=1 ! fakesink` process",
+        ratio(median(times), cold_ms), text(before) if before else "", ratio(median(before), cold_ms) if before else "")
 
 
 # --- bursts ----------------------------------------------------------------------------------------------------
@@ -315,17 +342,16 @@ def photo_rate(folder):
 
 def bursts(count, rounds):
     for w, h in ((1280, 720), (1920, 1080)):
-        rates = {"gstcam": [], "gst-launch": []}
+        contenders = gstcams(["capture", "--immediate", "--count", str(count), "--device", CAMERA, "--width", str(w),
+                              "--height", str(h), "-o", "{folder}/b-%04d.jpg"]) + [
+            ("gst-launch", gst_launch(f"v4l2src device={CAMERA} num-buffers={count}", raw_caps(w, h), "jpegenc",
+                                      "multifilesink location={folder}/b-%04d.jpg"), {}),
+        ]
+        rates = {name: [] for name, _, _ in contenders}
         for round_number in range(rounds):
-            contenders = [
-                ("gstcam", [GSTCAM, "capture", "--immediate", "--count", str(count), "--device", CAMERA, "--width",
-                            str(w), "--height", str(h), "-o", "{folder}/b-%04d.jpg"]),
-                ("gst-launch", gst_launch(f"v4l2src device={CAMERA} num-buffers={count}", raw_caps(w, h), "jpegenc",
-                                          "multifilesink location={folder}/b-%04d.jpg")),
-            ]
-            for name, command in (contenders if round_number % 2 == 0 else reversed(contenders)):
+            for name, command, options in (contenders if round_number % 2 == 0 else reversed(contenders)):
                 folder = tempfile.mkdtemp(dir=OUT)
-                run([part.replace("{folder}", folder) for part in command])
+                run([part.replace("{folder}", folder) for part in command], **options)
                 rates[name].append(photo_rate(folder))
                 if len(os.listdir(folder)) != count:
                     sys.exit(f"bench: {name} burst wrote {len(os.listdir(folder))} photos, not {count}")
@@ -333,19 +359,19 @@ def bursts(count, rounds):
             print(f"  burst {w}x{h} round {round_number + 1}: gstcam {rates['gstcam'][-1]:.1f}/s, "
                   f"gst-launch {rates['gst-launch'][-1]:.1f}/s", file=sys.stderr, flush=True)
         g, p = median(rates["gstcam"]), median(rates["gst-launch"])
+        b = median(rates["before"]) if "before" in rates else None
         row(f"burst {w}x{h}, {count} photos (`capture --count`), photos/s vs "
-            "`gst-launch-1.0 v4l2src ! jpegenc ! multifilesink`", f"{g:.1f} /s", f"{p:.1f} /s", ratio(g, p))
+            "`gst-launch-1.0 v4l2src ! jpegenc ! multifilesink`", f"{g:.1f} /s", f"{p:.1f} /s", ratio(g, p),
+            f"{b:.1f} /s" if b else "", ratio(b, p) if b else "")
 
 
 # --- controls --------------------------------------------------------------------------------------------------
 
 def controls(rounds):
-    set_results = alternate([
-        ("gstcam", [GSTCAM, "set", "--device", CAMERA, "brightness=60"], {}),
+    set_results = alternate(gstcams(["set", "--device", CAMERA, "brightness=60"]) + [
         ("v4l2-ctl", ["v4l2-ctl", "-d", CAMERA, "-c", "brightness=60"], {}),
     ], rounds, "control set")
-    get_results = alternate([
-        ("gstcam", [GSTCAM, "get", "--device", CAMERA, "brightness"], {}),
+    get_results = alternate(gstcams(["get", "--device", CAMERA, "brightness"]) + [
         ("v4l2-ctl", ["v4l2-ctl", "-d", CAMERA, "-C", "brightness"], {}),
     ], rounds, "control get")
     report_processes("control set (`gstcam set brightness=60`)", set_results, {"v4l2-ctl": "`v4l2-ctl -c brightness=60`"})
@@ -379,10 +405,16 @@ def main():
     finally:
         subprocess.run(["rm", "-rf", OUT])
     print()
-    print("| what | gstcam | peer | ratio (gstcam / peer) |")
-    print("| --- | --- | --- | --- |")
-    for what, gstcam, peer, r in ROWS:
-        print(f"| {what} | {gstcam} | {peer} | {r} |")
+    if len(VARIANTS) > 1:
+        print(f"| what | gstcam | peer | ratio (gstcam / peer) | before ({os.environ.get('GSTCAM_BEFORE_NAME', 'before')}) | ratio before |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for what, gstcam, peer, r, before, before_ratio in ROWS:
+            print(f"| {what} | {gstcam} | {peer} | {r} | {before} | {before_ratio} |")
+    else:
+        print("| what | gstcam | peer | ratio (gstcam / peer) |")
+        print("| --- | --- | --- | --- |")
+        for what, gstcam, peer, r, _, _ in ROWS:
+            print(f"| {what} | {gstcam} | {peer} | {r} |")
 
 
 main()

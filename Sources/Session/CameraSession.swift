@@ -54,6 +54,7 @@ public final class CameraSession: Sendable {
         var convertedFrames = 0
         var nextObserverID = 0
         var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
+        var frameNumberObservers: [Int: AsyncStream<Int>.Continuation] = [:]
         var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
         var firstFrame = OneShot<Void>()
         /// When the newest preview frame arrived (the stall watch measures from it).
@@ -135,6 +136,15 @@ public final class CameraSession: Sendable {
         return stream
     }
 
+    /// The number of each preview frame as it arrives (as `frameCount` counts them), without the frame: for
+    /// waiting on frames (e.g. exposure settling before a photo) without converting them as `frames()` does.
+    /// Each call makes a new stream; it ends when the session stops or fails.
+    public func frameNumbers() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        register(continuation, in: \.frameNumberObservers)
+        return stream
+    }
+
     /// State changes, warnings and saved photos, in order.
     public func events() -> AsyncStream<CameraEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: CameraEvent.self)
@@ -158,6 +168,7 @@ public final class CameraSession: Sendable {
             // Ids are unique across both kinds of observer.
             self?.shared.withLock { shared in
                 shared.frameObservers[id] = nil
+                shared.frameNumberObservers[id] = nil
                 shared.eventObservers[id] = nil
             }
         }
@@ -356,15 +367,16 @@ public final class CameraSession: Sendable {
     }
 
     func tearDown(ending final: CameraState) {
-        let (pipeline, frameObservers, eventObservers) = shared.withLock { shared in
+        let (pipeline, frameObservers, eventObservers, numberObservers) = shared.withLock { shared in
             if case .failed = shared.state, case .stopped = final {
                 // Keep the failure visible; the pipeline is already NULL.
             } else if shared.state != final {
                 shared.state = final
             }
-            let result = (shared.pipeline.take(), shared.frameObservers, shared.eventObservers)
+            let result = (shared.pipeline.take(), shared.frameObservers, shared.eventObservers, shared.frameNumberObservers)
             shared.frameObservers = [:]
             shared.eventObservers = [:]
+            shared.frameNumberObservers = [:]
             return result
         }
         // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed. Photos
@@ -389,6 +401,7 @@ public final class CameraSession: Sendable {
             observer.finish()
         }
         for observer in frameObservers.values { observer.finish() }
+        for observer in numberObservers.values { observer.finish() }
     }
 
     func notify(_ event: CameraEvent) {
@@ -470,16 +483,19 @@ public final class CameraSession: Sendable {
     /// appsink through the preview branch, else it is at the branch's start and is counted there only when
     /// nobody reads `frames()` (returning nil when someone does: the appsink counts it once converted).
     private func count(convertedFor converted: Bool) -> (number: Int, observers: [AsyncStream<Frame>.Continuation])? {
-        let counted: (Int, [AsyncStream<Frame>.Continuation], OneShot<Void>, String?)? = shared.withLock { shared in
+        let counted: (Int, [AsyncStream<Frame>.Continuation], [AsyncStream<Int>.Continuation], OneShot<Void>, String?)?
+        counted = shared.withLock { shared in
             guard converted || shared.frameObservers.isEmpty else { return nil }
             shared.frameCount += 1
             if converted { shared.convertedFrames += 1 }
             shared.lastFrame = .now
             let resumed = shared.stalledSeconds != nil ? shared.pipeline?.device ?? pipelineFile.path : nil
             shared.stalledSeconds = nil
-            return (shared.frameCount, Array(shared.frameObservers.values), shared.firstFrame, resumed)
+            return (shared.frameCount, Array(shared.frameObservers.values), Array(shared.frameNumberObservers.values),
+                    shared.firstFrame, resumed)
         }
-        guard let (number, observers, firstFrame, resumed) = counted else { return nil }
+        guard let (number, observers, numberObservers, firstFrame, resumed) = counted else { return nil }
+        for observer in numberObservers { observer.yield(number) }
         if number == 1 { firstFrame.succeed(()) }
         if let resumed { notify(.framesResumed(device: resumed)) }
         return (number, observers)

@@ -34,4 +34,23 @@ import Testing
         #expect(session.frameCount >= before + 5)
         #expect(session.shared.withLock { $0.convertedFrames } <= converted + 1)
     }
+
+    @Test(.timeLimit(.minutes(1))) func frameNumbersCountFramesWithoutConvertingThem() async throws {
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let start = session.frameCount
+        var numbers: [Int] = []
+        for await number in session.frameNumbers() {
+            numbers.append(number)
+            if numbers.count == 5 { break }
+        }
+        #expect(numbers.count == 5)
+        #expect(numbers == numbers.sorted() && Set(numbers).count == 5 && numbers[0] > start)
+        #expect(session.shared.withLock { $0.convertedFrames } == 0)
+        let ended = session.frameNumbers()
+        session.stop()
+        var after = 0
+        for await _ in ended { after += 1 }
+        #expect(after <= 1)
+    }
 }
