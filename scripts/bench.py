@@ -247,10 +247,11 @@ def report_cpu(what, results, label):
 class Screen:
     """`gstcam preview --sink none` in the background, reached through its socket (docs/camera-screen.md)."""
 
-    def __init__(self, device, width, height, cameras, variant=VARIANTS[0]):
+    def __init__(self, device, width, height, cameras, variant=VARIANTS[0], options=()):
         env = environment(cameras=cameras, pipelines=variant[2])
+        self.name = variant[0]
         self.process = subprocess.Popen([variant[1], "preview", "--sink", "none", "--device", device, "--width",
-                                         str(width), "--height", str(height), "--fps", "30"], env=env,
+                                         str(width), "--height", str(height), "--fps", "30", *options], env=env,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         path = f"{os.environ['XDG_RUNTIME_DIR']}/gstcam-{device.split('/')[-1]}.sock"
         deadline = time.monotonic() + 20
@@ -288,21 +289,30 @@ class Screen:
 
 
 def shutter(samples):
-    for w, h in ((1280, 720), (1920, 1080)):
-        figures = {}
-        for variant in VARIANTS:
-            screen = Screen(CAMERA, w, h, BENCH_DEVICES, variant)
-            try:
-                times = []
-                for _ in range(samples):
-                    time.sleep(random.uniform(0.15, 0.4))  # lands anywhere in the frame interval
+    """With --before, both gstcams run at once, each on its own camera of the same profile, and the requests
+    alternate between them."""
+    for kind, w, h, options in (("raw (YUYV)", 1280, 720, ()), ("raw (YUYV)", 1920, 1080, ()),
+                                ("Motion-JPEG", 1920, 1080, ("--pipeline", "mjpeg"))):
+        screens = []
+        try:
+            for camera, variant in zip((CAMERA, OTHER_CAMERA), VARIANTS):
+                screens.append(Screen(camera, w, h, BENCH_DEVICES, variant, options))
+            times = {screen.name: [] for screen in screens}
+            for sample in range(samples):
+                for screen in (screens if sample % 2 == 0 else list(reversed(screens))):
+                    time.sleep(random.uniform(0.1, 0.3))  # lands anywhere in the frame interval
                     elapsed, _ = screen.request({"command": "capture", "path": f"{OUT}/shutter.jpg", "overwrite": True})
-                    times.append(elapsed * 1000)
-            finally:
+                    times[screen.name].append(elapsed * 1000)
+        finally:
+            for screen in screens:
                 screen.stop()
-            figures[variant[0]] = f"p50 {median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms"
-        row(f"shutter latency {w}x{h} in a running session (socket request → photo saved, {samples} photos)",
-            figures["gstcam"], "— (frame interval 33 ms)", "—", figures.get("before", ""))
+        print(f"  shutter {kind} {w}x{h}: " + ", ".join(f"{name} p50 {median(t):.1f} ms" for name, t in times.items()),
+              file=sys.stderr, flush=True)
+
+        def text(name):
+            return f"p50 {median(times[name]):.1f} ms, p95 {percentile(times[name], 0.95):.1f} ms" if name in times else ""
+        row(f"shutter latency {w}x{h}, {kind}, in a running session (socket request → photo saved, {samples} photos)",
+            text("gstcam"), "— (frame interval 33 ms)", "—", text("before"))
 
 
 def switching(samples, rounds):
