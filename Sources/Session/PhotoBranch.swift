@@ -46,6 +46,8 @@ final class PhotoBranch: Sendable {
     private let branchInput: Pad
     private let tagger: Element?
     private let photographed: PhotographedFrames
+    /// Applied to each encoded image before it is handed out (e.g. adding a camera JPEG's missing tables).
+    private let finish: @Sendable ([UInt8]) -> [UInt8]
     private let teeInput: Pad
     /// The id of the probe on `teeInput` (0: none yet).
     private let inputProbe = Atomic<UInt>(0)
@@ -55,7 +57,7 @@ final class PhotoBranch: Sendable {
 
     /// Parses `branch` (which ends in an appsink named `photo-sink`) and links it to a new pad of `tee`.
     init(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String],
-         photographed: PhotographedFrames) throws {
+         photographed: PhotographedFrames, finish: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 }) throws {
         let bin = try PipelineParser.parseBin(try branch.description(with: parameters), file: branch.path)
         guard let sink = bin.child(named: Self.sinkName) else {
             throw CameraError.missingPipelineElement(file: branch.path, name: Self.sinkName,
@@ -83,6 +85,7 @@ final class PhotoBranch: Sendable {
         self.teePad = teePad
         self.branchInput = branchInput
         self.photographed = photographed
+        self.finish = finish
         tagger = bin.child(named: "tagger")
         guard let teeInput = tee.staticPad("sink") else {
             tee.releaseRequestPad(teePad)
@@ -226,7 +229,8 @@ final class PhotoBranch: Sendable {
 
     /// Runs on the branch's streaming thread for each encoded image.
     private func receive(_ sample: OpaquePointer) {
-        guard let image = Self.copyImage(sample) else { return }
+        guard let copied = Self.copyImage(sample) else { return }
+        let image = EncodedImage(bytes: finish(copied.bytes), width: copied.width, height: copied.height)
         let timestamp = gst_sample_get_buffer(sample).map { gstcam_buffer_pts($0) } ?? gstcam_clock_time_none()
         let slot: OneShot<EncodedImage>? = state.withLock { state in
             let index = state.encoding.firstIndex { $0.timestamp == timestamp } ?? state.encoding.indices.first

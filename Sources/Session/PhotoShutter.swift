@@ -51,8 +51,10 @@ final class PhotoShutter: Sendable {
             return try state.withLock { state in
                 if let failure = state.failure { throw failure }
                 if let branch = state.cameraJPEG { return branch }
+                // Motion-JPEG frames may rely on the standard Huffman tables; a photo file carries them.
                 let branch = try PhotoBranch(pipeline: pipeline, tee: cameraJPEG.tee, branch: cameraJPEG.file,
-                                             parameters: [:], photographed: photographed)
+                                             parameters: [:], photographed: photographed,
+                                             finish: MotionJPEGTables.completed)
                 state.cameraJPEG = branch
                 return branch
             }
