@@ -6,11 +6,7 @@ public enum BusMessage: Sendable, Equatable {
     case error(BusError)
     case warning(source: String, message: String)
     case endOfStream(source: String)
-    case stateChanged(source: String, from: GstStateName, to: GstStateName)
     case application(name: String)
-    /// A child's message that a bin with `message-forward` passed up, e.g. the EOS of one branch's sink
-    /// (a bin otherwise holds EOS back until all its sinks are done).
-    indirect case forwarded(BusMessage)
     case other
 
     init(_ message: UnsafeMutablePointer<GstMessage>) {
@@ -39,19 +35,6 @@ public enum BusMessage: Sendable, Equatable {
             if let error { g_error_free(error) }
         case GST_MESSAGE_EOS:
             self = .endOfStream(source: source)
-        case GST_MESSAGE_STATE_CHANGED:
-            var old = GST_STATE_VOID_PENDING, new = GST_STATE_VOID_PENDING
-            gst_message_parse_state_changed(message, &old, &new, nil)
-            self = .stateChanged(source: source, from: GstStateName(old), to: GstStateName(new))
-        case GST_MESSAGE_ELEMENT:
-            guard let structure = gst_message_get_structure(message),
-                  String(cString: gst_structure_get_name(structure)) == "GstBinForwarded",
-                  let value = gst_structure_get_value(structure, "message"),
-                  let inner = g_value_get_boxed(value) else {
-                self = .other
-                return
-            }
-            self = .forwarded(BusMessage(inner.assumingMemoryBound(to: GstMessage.self)))
         case GST_MESSAGE_APPLICATION:
             let name = gst_message_get_structure(message).flatMap { gst_structure_get_name($0) }.map { String(cString: $0) }
             self = .application(name: name ?? "")
@@ -87,19 +70,4 @@ public struct BusError: Sendable, Equatable {
     public let code: Int32
     public let message: String
     public let debug: String?
-}
-
-/// A GstState as a Sendable Swift value.
-public enum GstStateName: String, Sendable {
-    case voidPending = "VOID_PENDING", null = "NULL", ready = "READY", paused = "PAUSED", playing = "PLAYING"
-
-    init(_ state: GstState) {
-        switch state {
-        case GST_STATE_NULL: self = .null
-        case GST_STATE_READY: self = .ready
-        case GST_STATE_PAUSED: self = .paused
-        case GST_STATE_PLAYING: self = .playing
-        default: self = .voidPending
-        }
-    }
 }

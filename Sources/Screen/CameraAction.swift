@@ -54,14 +54,14 @@ public enum CameraAction: Sendable, Equatable {
 }
 
 /// What an action did, as the screen shows it.
-public struct CameraActionOutcome: Sendable, Equatable {
+struct CameraActionOutcome: Sendable, Equatable {
     /// One line for the screen (and stderr when it is an error).
     public var message: String
-    public var isError: Bool
+    var isError: Bool
     /// The photo a capture saved.
     public var photo: Photo?
     /// The point the focus square goes to, for a click.
-    public var focusPoint: NormalizedPoint?
+    var focusPoint: NormalizedPoint?
 
     public init(message: String, isError: Bool = false, photo: Photo? = nil, focusPoint: NormalizedPoint? = nil) {
         self.message = message

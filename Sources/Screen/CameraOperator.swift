@@ -6,7 +6,7 @@ import Session
 
 /// Carries out camera screen actions on a running session (capture, zoom, torch, focus, switching) and keeps
 /// the figures of its status line. The window, the terminal preview and the remote socket all use one.
-public final class CameraOperator: Sendable {
+final class CameraOperator: Sendable {
     public let library: PhotoLibrary
 
     private struct State {
@@ -43,7 +43,7 @@ public final class CameraOperator: Sendable {
     }
 
     /// The camera's name as the status line shows it.
-    public var cameraName: String {
+    var cameraName: String {
         session.cameraName ?? (session.device ?? "Test pattern")
     }
 
@@ -65,7 +65,7 @@ public final class CameraOperator: Sendable {
 
     /// Closes the camera's controls (an open file of the device) until the next action needs them: a driver such
     /// as vivid reconnects after a disconnect only once every file of the device is closed.
-    public func releaseControls() {
+    func releaseControls() {
         state.withLock { state in
             state.controls = nil
             state.controlsDevice = nil
@@ -74,7 +74,7 @@ public final class CameraOperator: Sendable {
 
     /// Frames per second since the last call (call it about once a second).
     @discardableResult
-    public func measureFrameRate() -> Double {
+    func measureFrameRate() -> Double {
         let count = session.frameCount
         let now = ContinuousClock.now
         return state.withLock { state in
@@ -89,12 +89,12 @@ public final class CameraOperator: Sendable {
     }
 
     /// Figures of the status line, read now.
-    public struct Status: Sendable, Equatable {
+    struct Status: Sendable, Equatable {
         public var camera: String
         public var device: String?
         public var width: Int
         public var height: Int
-        public var framesPerSecond: Double
+        var framesPerSecond: Double
         public var zoom: Double
         /// nil when the camera has no torch.
         public var torch: Bool?
@@ -122,7 +122,7 @@ public final class CameraOperator: Sendable {
     }
 
     /// "Camera · 640×480 · 30.0 fps · 1× · torch off · AF-C"
-    public func statusLine() -> String {
+    func statusLine() -> String {
         let status = status()
         let fps = (status.framesPerSecond * 10).rounded() / 10
         var parts = [status.camera, "\(status.width)×\(status.height)", "\(fps) fps", Zoom(factor: status.zoom).description]
@@ -137,7 +137,7 @@ public final class CameraOperator: Sendable {
     }
 
     /// Does `action`; failures come back as an error outcome (never thrown), so a screen can show them.
-    public func perform(_ action: CameraAction) async -> CameraActionOutcome {
+    func perform(_ action: CameraAction) async -> CameraActionOutcome {
         do {
             return try await performThrowing(action)
         } catch let error as CameraError {

@@ -9,7 +9,7 @@ import Cameras
 /// same camera are served by this session (a photo in milliseconds) instead of failing with "device busy".
 /// Each connection is served on its own thread, requests in order; a bad request gets an error reply and the
 /// session carries on.
-public final class CameraRemoteServer: Sendable {
+final class CameraRemoteServer: Sendable {
     /// Where it listens now (it moves when the session switches cameras).
     public var path: String { currentPath.withLock { $0 } }
     private let currentPath: Mutex<String>
@@ -80,7 +80,7 @@ public final class CameraRemoteServer: Sendable {
     /// Moves the socket to `newPath` (after a camera switch, the socket of the camera now streaming), unless a
     /// live session already listens there. rename(2) keeps the listening socket; clients connect by path.
     @discardableResult
-    public func move(to newPath: String) -> Bool {
+    func move(to newPath: String) -> Bool {
         if case .connected = CameraRemoteClient.connect(to: newPath) { return false }
         return currentPath.withLock { path in
             guard path != newPath, rename(path, newPath) == 0 else { return path == newPath }

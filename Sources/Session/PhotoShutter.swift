@@ -19,23 +19,27 @@ final class PhotoShutter: Sendable {
         var failure: CameraError?
     }
 
-    /// The camera's JPEGs: the tee they pass and the branch file that makes photos of them.
+    /// The camera's JPEGs: the tee they pass, its branches, and the branch file that makes photos of them.
     struct CameraJPEG: Sendable {
         let tee: Element
+        let branches: TeeBranches
         let file: PipelineFile
     }
 
     private let state = Mutex(State())
     private let pipeline: Element
     private let tee: Element
+    private let branches: TeeBranches
     private let files: [PhotoFormat: PipelineFile]
     private let parameters: [PhotoFormat: [String: String]]
     private let cameraJPEG: CameraJPEG?
     private let photographed = PhotographedFrames()
 
-    init(pipeline: Element, tee: Element, files: [PhotoFormat: PipelineFile], jpegQuality: Int, cameraJPEG: CameraJPEG? = nil) {
+    init(pipeline: Element, tee: Element, branches: TeeBranches, files: [PhotoFormat: PipelineFile], jpegQuality: Int,
+         cameraJPEG: CameraJPEG? = nil) {
         self.pipeline = pipeline
         self.tee = tee
+        self.branches = branches
         self.files = files
         self.cameraJPEG = cameraJPEG
         parameters = [.jpeg: ["quality": "\(min(100, max(1, jpegQuality)))"], .png: [:]]
@@ -52,8 +56,8 @@ final class PhotoShutter: Sendable {
                 if let failure = state.failure { throw failure }
                 if let branch = state.cameraJPEG { return branch }
                 // Motion-JPEG frames may rely on the standard Huffman tables; a photo file carries them.
-                let branch = try PhotoBranch(pipeline: pipeline, tee: cameraJPEG.tee, branch: cameraJPEG.file,
-                                             parameters: [:], photographed: photographed,
+                let branch = try PhotoBranch(pipeline: pipeline, tee: cameraJPEG.tee, branches: cameraJPEG.branches,
+                                             file: cameraJPEG.file, parameters: [:], photographed: photographed,
                                              finish: MotionJPEGTables.completed)
                 state.cameraJPEG = branch
                 return branch
@@ -62,7 +66,7 @@ final class PhotoShutter: Sendable {
         return try state.withLock { state in
             if let failure = state.failure { throw failure }
             if let branch = state.branches[format] { return branch }
-            let branch = try PhotoBranch(pipeline: pipeline, tee: tee, branch: files[format]!,
+            let branch = try PhotoBranch(pipeline: pipeline, tee: tee, branches: branches, file: files[format]!,
                                          parameters: parameters[format] ?? [:], photographed: photographed)
             state.branches[format] = branch
             return branch
