@@ -13,7 +13,7 @@ import PipelineFiles
 /// takes photos from it while it runs, and always brings it back to NULL (releasing the device).
 ///
 /// Life: `idle` → `start()` → `starting` → (first frame) `running` → `stop()` → `stopped`; any failure
-/// ends in `failed(error)` with the pipeline already NULL. `stop()` while starting cancels the start (`start()`
+/// ends in `failed(error)` with the pipeline already NULL. `stop()` before or while starting cancels the start (`start()`
 /// throws `CancellationError`). A running camera that fails — unplugged, its driver failing, no frame for
 /// `CameraConfiguration.stallTimeout` — ends the session in `failed` at once, with the camera released.
 public final class CameraSession: Sendable {
@@ -234,6 +234,8 @@ public final class CameraSession: Sendable {
     /// `stop()` during the start cancels it: `start()` then throws `CancellationError` and the session is `stopped`.
     public func start() async throws {
         let firstFrame: OneShot<Void> = try shared.withLock { shared in
+            // stop() before start() began cancels it as much as a stop() during it does.
+            if case .stopped = shared.phase { throw CancellationError() }
             guard case .idle = shared.phase else {
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the session was already started (it is \(shared.state))")
             }
