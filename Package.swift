@@ -16,9 +16,20 @@ let package = Package(
             pkgConfig: "gstreamer-app-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "libglib2.0-dev"])]
         ),
+        // gstcam serve: RTSP through GStreamer's own server library, HTTP and WebSockets through libsoup 3.
+        .systemLibrary(
+            name: "CRTSPServer",
+            pkgConfig: "gstreamer-rtsp-server-1.0",
+            providers: [.apt(["libgstrtspserver-1.0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSoup",
+            pkgConfig: "libsoup-3.0",
+            providers: [.apt(["libsoup-3.0-dev"])]
+        ),
         .target(
             name: "GstCamera",
-            dependencies: ["CGStreamer"]
+            dependencies: ["CGStreamer", "CRTSPServer", "CSoup"]
         ),
         .executableTarget(
             name: "gstcam",
