@@ -13,9 +13,51 @@ import Testing
         defer { server.stop() }
         let url = try #require(server.rtspURL)
         #expect(url.hasPrefix("rtsp://127.0.0.1:") && url.hasSuffix("/camera"))
-        let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-timeout", "10000000", "-rtsp_transport", "tcp", "-select_streams", "v:0",
-                                                        "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", url],
-                                   environment: environmentWithoutCameras)
-        #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,320,240", "\(probe.error)")
+        #expect(try probe(url) == "h264,320,240")
+    }
+
+    /// Four viewers at once (TCP and UDP, ffprobe and rtspsrc) each get ≥ 95 % of the frames sent while they
+    /// watch; a fifth, killed mid-stream, leaves the server serving; a photo taken meanwhile arrives whole.
+    @Test func severalViewersGetNearlyEveryFrameWhileAPhotoIsTaken() async throws {
+        let session = try await startTestPattern(width: 320, height: 240, framerate: 30)
+        defer { session.stop() }
+        let server = CameraServer(operator: CameraOperator(session: session),
+                                  configuration: ServeConfiguration(rtspPort: 0, httpPort: nil))
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.rtspURL)
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        let viewers = [
+            ("ffprobe over TCP", try RTSPViewer.ffprobe(url, transport: "tcp", seconds: 4)),
+            ("ffprobe over UDP", try RTSPViewer.ffprobe(url, transport: "udp", seconds: 4)),
+            ("rtspsrc over TCP", try RTSPViewer.gstLaunch(url, protocol: "tcp", frames: 120)),
+            ("rtspsrc over UDP", try RTSPViewer.gstLaunch(url, protocol: "udp", frames: 120)),
+        ]
+        let killed = try RTSPViewer.gstLaunch(url, protocol: "tcp", frames: nil)
+        try await Task.sleep(for: .milliseconds(1500))
+        killAndWait(killed.process)
+        _ = killed.finish(within: 0)
+        let photo = try await session.capturePhoto(to: folder + "/during.jpg")
+        let decoded = try decodeImage(photo.path)
+        #expect(decoded.width == 320 && decoded.height == 240)
+
+        for (name, viewer) in viewers {
+            let result = viewer.finish(within: 15)
+            let timestamps = RTSPViewer.timestamps(result.output)
+            let share = RTSPViewer.share(timestamps, fps: 30)
+            #expect(timestamps.count >= 90, "\(name) received \(timestamps.count) frames: \(result.error.suffix(500))")
+            #expect(share >= 0.95, "\(name) received \(timestamps.count) frames, \(Int(share * 100)) % of those sent meanwhile")
+        }
+        #expect(try probe(url) == "h264,320,240", "the server still serves after a viewer was killed")
+        #expect(session.state == .running)
+    }
+
+    private func probe(_ url: String) throws -> String {
+        let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-timeout", "10000000", "-rtsp_transport", "tcp",
+                                                         "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height",
+                                                         "-of", "csv=p=0", url], environment: environmentWithoutCameras)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines) + result.error
     }
 }
