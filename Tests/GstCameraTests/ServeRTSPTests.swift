@@ -54,6 +54,21 @@ import Testing
         #expect(session.state == .running)
     }
 
+    /// With credentials (required beyond loopback), a client without them is refused (401) and one with them
+    /// plays: RTSP digest authentication, a token being the password of the user "token".
+    @Test func credentialsAreRequiredWhenGiven() async throws {
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: ServeConfiguration(
+            rtspPort: 0, httpPort: nil, credentials: .token("s3cret")))
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.rtspURL)
+        #expect(try probe(url).contains("401"), "no credentials")
+        #expect(try probe(url.replacingOccurrences(of: "rtsp://", with: "rtsp://token:wrong@")).contains("401"), "a wrong token")
+        #expect(try probe(url.replacingOccurrences(of: "rtsp://", with: "rtsp://token:s3cret@")) == "h264,320,240")
+    }
+
     private func probe(_ url: String) throws -> String {
         let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-timeout", "10000000", "-rtsp_transport", "tcp",
                                                          "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height",
