@@ -46,7 +46,7 @@ public final class CameraServer: Sendable {
                 made.branches.append(branch)
                 made.http = try WebServer(loop: loop, address: configuration.address, port: port,
                                           credentials: configuration.credentials, cameraOperator: cameraOperator,
-                                          mjpeg: branch)
+                                          mjpeg: branch, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" })
             }
         } catch {
             Self.stop(made)
