@@ -1,6 +1,9 @@
 import Foundation
 import Glibc
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
 
 /// `gstcam preview`: the camera screen: a window (click to focus, wheel to zoom, keys), the terminal, or figures.
 enum PreviewCommand: Command {
@@ -60,7 +63,7 @@ enum PreviewCommand: Command {
         let choice = try camera.modeChoice(for: .preview)
         let configuration = choice.configuration
         if json, choice.mode != nil, !picker, output != .terminal {
-            print(#"{"event":"mode","mode":\#(CameraOptions.json(choice))}"#)
+            print(JSONOutput.line(EventRecord(event: "mode", mode: ModeRecord(choice))))
         }
         let session = try CameraSession(configuration: configuration)
         let window = output == .none || output == .terminal ? nil : CameraScreen(session: session)
@@ -100,7 +103,7 @@ enum PreviewCommand: Command {
                     try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
                     let outcome = await screen.perform(.nextCamera)
                     if !outcome.isError, output != .terminal {
-                        print(json ? #"{"event":"switch","message":"\#(jsonEscaped(outcome.message))"}"# : outcome.message)
+                        print(json ? JSONOutput.line(EventRecord(event: "switch", message: outcome.message)) : outcome.message)
                     }
                 }
             }

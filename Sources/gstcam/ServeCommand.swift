@@ -1,6 +1,10 @@
 import Foundation
 import Glibc
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
+import Serve
 
 /// `gstcam serve`: one camera session served over RTSP and the web, while photos keep working.
 enum ServeCommand: Command {
@@ -80,7 +84,7 @@ enum ServeCommand: Command {
         defer { stopper?.cancel() }
         for await event in events {
             if case .photoSaved(let photo) = event {
-                print(json ? #"{"event":"photo","path":"\#(jsonEscaped(photo.path))"}"# : "Saved \(photo.path)")
+                print(json ? JSONOutput.line(EventRecord(event: "photo", message: photo.path)) : "Saved \(photo.path)")
                 fflush(nil)
             }
         }
@@ -100,9 +104,7 @@ enum ServeCommand: Command {
 
     private static func announce(_ server: CameraServer, json: Bool) {
         if json {
-            let rtsp = server.rtspURL.map { #""\#(jsonEscaped($0))""# } ?? "null"
-            let http = server.httpURL.map { #""\#(jsonEscaped($0))""# } ?? "null"
-            print(#"{"event":"serving","rtsp":\#(rtsp),"http":\#(http)}"#)
+            print(JSONOutput.line(ServingRecord(rtsp: server.rtspURL, http: server.httpURL)))
         } else {
             if let url = server.rtspURL { print("RTSP: \(url)") }
             if let url = server.httpURL { print("Web: \(url)") }

@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import LinuxSystem
+@testable import MediaFiles
 
 /// Atomic saving: the final name holds a complete image or nothing, whatever goes wrong.
 @Suite struct PhotoFileWriterTests {

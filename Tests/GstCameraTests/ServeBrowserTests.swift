@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import MediaFiles
+@testable import Screen
+@testable import Serve
+@testable import Session
 
 /// The web camera page of `gstcam serve` (issue 12) in headless Chromium, on the virtual camera, whose picture
 /// has its identity colour (here e61e1e, red) along the top sixth over a checkerboard of eight squares across:

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import MediaFiles
+@testable import Screen
+@testable import Serve
+@testable import Session
 
 /// `gstcam serve` on the command line (issue 12): refusals, and a served virtual camera reached by ffprobe and
 /// by `gstcam capture` through the camera's socket.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import MediaFiles
+@testable import Screen
+@testable import Serve
+@testable import Session
 
 /// The web server's JSON API, snapshot, gallery photos and refusals (issue 12), read with curl.
 @Suite(.serialized) struct ServeHTTPTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import MediaFiles
+@testable import Screen
+@testable import Serve
+@testable import Session
 
 /// `gstcam serve`'s RTSP side (issue 12), read back by real clients: ffprobe and gst-launch's rtspsrc.
 @Suite(.serialized) struct ServeRTSPTests {

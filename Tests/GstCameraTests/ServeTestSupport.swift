@@ -1,5 +1,8 @@
 import Foundation
-@testable import GstCamera
+@testable import MediaFiles
+@testable import Screen
+@testable import Serve
+@testable import Session
 
 /// A viewer program running in the background (ffprobe, gst-launch-1.0, chromium) with its output in files,
 /// without the virtual camera preloaded.

@@ -1,0 +1,90 @@
+import CGStreamer
+import CameraErrors
+import GStreamer
+import PipelineFiles
+import Session
+import Screen
+import Synchronization
+
+/// Serves a running camera session: RTSP (one shared H.264 encode for every client) and, with `httpPort`, the
+/// web camera page and its JSON API. The session keeps its preview and photos meanwhile; the encoders work
+/// only while someone watches.
+public final class CameraServer: Sendable {
+    public let configuration: ServeConfiguration
+    private let cameraOperator: CameraOperator
+
+    private struct Running: Sendable {
+        let loop: GLibLoop
+        var rtsp: RTSPServer?
+        var http: WebServer?
+        var branches: [NetworkBranch]
+    }
+
+    private let running = Mutex<Running?>(nil)
+
+    public init(operator cameraOperator: CameraOperator, configuration: ServeConfiguration = ServeConfiguration()) {
+        self.cameraOperator = cameraOperator
+        self.configuration = configuration
+    }
+
+    /// Starts serving the operator's session, which must be running. Throws (and serves nothing) when a
+    /// server cannot listen or a branch cannot be made.
+    public func start() throws {
+        if let problem = configuration.problem() {
+            throw CameraError.serveFailed(what: "gstcam serve", address: configuration.address,
+                                          port: configuration.rtspPort ?? configuration.httpPort ?? 0, detail: problem)
+        }
+        let session = cameraOperator.session
+        let loop = GLibLoop(name: "gstcam-serve")
+        var made = Running(loop: loop, rtsp: nil, http: nil, branches: [])
+        do {
+            if let port = configuration.rtspPort {
+                let branch = try session.addNetworkBranch(try NetworkBranch.h264File(), kbps: configuration.kbps)
+                made.branches.append(branch)
+                let server = try RTSPServer(loop: loop, address: configuration.address, port: port,
+                                            credentials: configuration.credentials)
+                made.rtsp = server
+                try server.mount(path: configuration.path, branch: branch, media: try PipelineFile.load("rtsp-h264.media"),
+                                 authenticated: configuration.credentials != nil)
+            }
+            if let port = configuration.httpPort {
+                let branch = try session.addNetworkBranch(try PipelineFile.load("network-mjpeg.branch"))
+                made.branches.append(branch)
+                made.http = try WebServer(loop: loop, address: configuration.address, port: port,
+                                          credentials: configuration.credentials, cameraOperator: cameraOperator,
+                                          mjpeg: branch, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" })
+            }
+        } catch {
+            Self.stop(made)
+            throw error
+        }
+        running.withLock { $0 = made }
+    }
+
+    /// rtsp://ADDRESS:PORT/PATH, once serving RTSP.
+    public var rtspURL: String? {
+        running.withLock { $0?.rtsp }.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" }
+    }
+
+    /// http://ADDRESS:PORT/, once serving the web page.
+    public var httpURL: String? {
+        running.withLock { $0?.http }.map { "http://\(Self.host($0.address)):\($0.port)/" }
+    }
+
+    /// An IPv6 address in brackets, as URLs write it.
+    private static func host(_ address: String) -> String { address.contains(":") ? "[\(address)]" : address }
+
+    /// Stops both servers (clients are disconnected) and removes the encoding branches. Safe to call twice.
+    public func stop() {
+        if let made = running.withLock({ $0.take() }) { Self.stop(made) }
+    }
+
+    private static func stop(_ made: Running) {
+        made.rtsp?.stop()
+        made.http?.stop()
+        for branch in made.branches { branch.remove() }
+        made.loop.stop()
+    }
+
+    deinit { stop() }
+}

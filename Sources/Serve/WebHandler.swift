@@ -1,0 +1,159 @@
+import CGStreamer
+import CameraErrors
+import GStreamer
+import PipelineFiles
+import Session
+import Screen
+import MediaFiles
+import CSoup
+import Foundation
+import Synchronization
+
+/// What the web server answers (docs/serve.md): the camera page, the JSON API, `/snapshot.jpg`, gallery photos
+/// and the Motion-JPEG live view. Runs on the loop's thread; waits happen in tasks that answer later.
+final class WebHandler: Sendable {
+    private let loop: GLibLoop
+    private let credentials: ServeCredentials?
+    private let cameraOperator: CameraOperator
+    private let mjpeg: NetworkBranch
+    private let rtspURL: String?
+    private let streams: MJPEGStreams
+
+    init(loop: GLibLoop, credentials: ServeCredentials?, cameraOperator: CameraOperator, mjpeg: NetworkBranch, rtspURL: String?) {
+        self.loop = loop
+        self.credentials = credentials
+        self.cameraOperator = cameraOperator
+        self.mjpeg = mjpeg
+        self.rtspURL = rtspURL
+        streams = MJPEGStreams(loop: loop, branch: mjpeg)
+    }
+
+    func handle(_ request: WebRequest) {
+        guard isAuthorized(request) else {
+            request.setHeader("WWW-Authenticate", #"Basic realm="gstcam", charset="UTF-8""#)
+            return request.respond(401, json: #"{"error":"This camera needs a token or a user and password."}"#)
+        }
+        switch (request.method, request.path) {
+        case ("GET", "/"), ("GET", "/index.html"):
+            request.respond(200, type: "text/html; charset=utf-8", body: Array(CameraPage.html.utf8))
+        case ("GET", "/api/status"):
+            request.respond(200, json: statusJSON())
+        case ("GET", "/snapshot.jpg"):
+            answerLater(request) { [cameraOperator] in
+                do {
+                    return (200, "image/jpeg", try await cameraOperator.session.snapshotJPEG())
+                } catch {
+                    return (503, "application/json", Array(Self.errorJSON("\(error)").utf8))
+                }
+            }
+        case ("POST", "/api/photo"):
+            answerLater(request) { [cameraOperator] in
+                let outcome = await cameraOperator.perform(.capture)
+                return (outcome.isError ? 500 : 200, "application/json", Array(Self.outcomeJSON(outcome).utf8))
+            }
+        case ("POST", "/api/zoom"):
+            guard let factor = request.query["factor"].flatMap(Double.init), factor.isFinite, factor >= 1 else {
+                return request.respond(400, json: Self.errorJSON("give the zoom as ?factor=NUMBER (1 or more)"))
+            }
+            answerLater(request) { [cameraOperator] in
+                let outcome = await cameraOperator.perform(.zoom(factor: factor))
+                return (outcome.isError ? 500 : 200, "application/json", Array(Self.outcomeJSON(outcome).utf8))
+            }
+        case ("GET", "/stream.mjpg"):
+            streams.add(request)
+        case ("GET", let path) where path.hasPrefix("/photos/"):
+            servePhoto(named: String(path.dropFirst("/photos/".count)), request)
+        case (_, "/"), (_, "/api/status"), (_, "/snapshot.jpg"), (_, "/api/photo"), (_, "/api/zoom"), (_, "/stream.mjpg"):
+            request.respond(405, json: Self.errorJSON("\(request.method) is not allowed on \(request.path)"))
+        default:
+            request.respond(404, json: Self.errorJSON("no such page: \(request.path)"))
+        }
+    }
+
+    func endStreams() { streams.endAll() }
+
+    /// Runs `work` in a task and answers the paused request with what it returns.
+    private func answerLater(_ request: WebRequest, _ work: @escaping @Sendable () async -> (Int, String, [UInt8])) {
+        request.pause()
+        Task { [loop] in
+            let (status, type, body) = await work()
+            loop.async {
+                request.respond(status, type: type, body: body)
+                request.resume()
+            }
+        }
+    }
+
+    /// A photo of the gallery folder, by its plain file name: nothing outside the folder is reachable.
+    private func servePhoto(named name: String, _ request: WebRequest) {
+        let decoded = name.removingPercentEncoding ?? name
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        guard !decoded.isEmpty, !decoded.hasPrefix("."), decoded.allSatisfy(allowed.contains),
+              let format = PhotoFormat(path: decoded) else {
+            return request.respond(404, json: Self.errorJSON("no such photo"))
+        }
+        let path = cameraOperator.library.directory + "/" + decoded
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return request.respond(404, json: Self.errorJSON("no such photo: \(decoded)"))
+        }
+        if request.query["download"] != nil {
+            request.setHeader("Content-Disposition", "attachment; filename=\"\(decoded)\"")
+        }
+        request.respond(200, type: format == .png ? "image/png" : "image/jpeg", body: Array(data))
+    }
+
+    /// Basic authentication (the user and password, or the user "token" with the token), a bearer token, or
+    /// ?token=TOKEN (what an <img> or a link can carry).
+    private func isAuthorized(_ request: WebRequest) -> Bool {
+        guard let credentials else { return true }
+        let (user, password) = credentials.userAndPassword
+        if case .token(let token) = credentials {
+            if request.query["token"] == token { return true }
+            if request.header("Authorization") == "Bearer " + token { return true }
+        }
+        guard let header = request.header("Authorization"), header.hasPrefix("Basic "),
+              let data = Data(base64Encoded: String(header.dropFirst(6))) else { return false }
+        return String(decoding: data, as: UTF8.self) == user + ":" + password
+    }
+
+    private func statusJSON() -> String {
+        let session = cameraOperator.session
+        cameraOperator.measureFrameRate()
+        let status = cameraOperator.status()
+        var error = "null"
+        if case .failed(let failure) = session.state { error = #""\#(Self.escaped(failure.description))""# }
+        let torch = status.torch.map { "\($0)" } ?? "null"
+        let focus = status.focus.map { #""\#($0)""# } ?? "null"
+        let rtsp = rtspURL.map { #""\#(Self.escaped($0))""# } ?? "null"
+        return #"{"camera":"\#(Self.escaped(status.camera))","device":\#(status.device.map { #""\#(Self.escaped($0))""# } ?? "null"),"#
+            + #""state":"\#(Self.escaped(session.state.description))","error":\#(error),"width":\#(status.width),"#
+            + #""height":\#(status.height),"fps":\#((status.framesPerSecond * 10).rounded() / 10),"zoom":\#(status.zoom),"#
+            + #""torch":\#(torch),"focus":\#(focus),"frames":\#(status.frames),"viewers":\#(streams.count),"rtsp":\#(rtsp)}"#
+    }
+
+    static func outcomeJSON(_ outcome: CameraActionOutcome) -> String {
+        var json = #"{"ok":\#(!outcome.isError),"message":"\#(escaped(outcome.message))""#
+        if let photo = outcome.photo {
+            let name = photo.path.split(separator: "/").last.map(String.init) ?? photo.path
+            json += #","photo":{"name":"\#(escaped(name))","url":"/photos/\#(escaped(name))","width":\#(photo.width),"height":\#(photo.height)}"#
+        }
+        return json + "}"
+    }
+
+    static func errorJSON(_ message: String) -> String { #"{"ok":false,"error":"\#(escaped(message))"}"# }
+
+    /// A string for inside JSON quotes.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
