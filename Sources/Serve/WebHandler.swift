@@ -5,6 +5,7 @@ import PipelineFiles
 import Session
 import Screen
 import MediaFiles
+import Reports
 import CSoup
 import Foundation
 import Synchronization
@@ -31,7 +32,7 @@ final class WebHandler: Sendable {
     func handle(_ request: WebRequest) {
         guard isAuthorized(request) else {
             request.setHeader("WWW-Authenticate", #"Basic realm="gstcam", charset="UTF-8""#)
-            return request.respond(401, json: #"{"error":"This camera needs a token or a user and password."}"#)
+            return request.respond(401, json: Self.errorJSON("This camera needs a token, or a user and password."))
         }
         switch (request.method, request.path) {
         case ("GET", "/"), ("GET", "/index.html"):
@@ -120,40 +121,15 @@ final class WebHandler: Sendable {
         let session = cameraOperator.session
         cameraOperator.measureFrameRate()
         let status = cameraOperator.status()
-        var error = "null"
-        if case .failed(let failure) = session.state { error = #""\#(Self.escaped(failure.description))""# }
-        let torch = status.torch.map { "\($0)" } ?? "null"
-        let focus = status.focus.map { #""\#($0)""# } ?? "null"
-        let rtsp = rtspURL.map { #""\#(Self.escaped($0))""# } ?? "null"
-        return #"{"camera":"\#(Self.escaped(status.camera))","device":\#(status.device.map { #""\#(Self.escaped($0))""# } ?? "null"),"#
-            + #""state":"\#(Self.escaped(session.state.description))","error":\#(error),"width":\#(status.width),"#
-            + #""height":\#(status.height),"fps":\#((status.framesPerSecond * 10).rounded() / 10),"zoom":\#(status.zoom),"#
-            + #""torch":\#(torch),"focus":\#(focus),"frames":\#(status.frames),"viewers":\#(streams.count),"rtsp":\#(rtsp)}"#
+        var error: String?
+        if case .failed(let failure) = session.state { error = failure.description }
+        return JSONOutput.line(StatusAnswer(
+            camera: status.camera, device: status.device, state: session.state.description, error: error,
+            width: status.width, height: status.height, fps: (status.framesPerSecond * 10).rounded() / 10, zoom: status.zoom,
+            torch: status.torch, focus: status.focus, frames: status.frames, viewers: streams.count, rtsp: rtspURL))
     }
 
-    static func outcomeJSON(_ outcome: CameraActionOutcome) -> String {
-        var json = #"{"ok":\#(!outcome.isError),"message":"\#(escaped(outcome.message))""#
-        if let photo = outcome.photo {
-            let name = photo.path.split(separator: "/").last.map(String.init) ?? photo.path
-            json += #","photo":{"name":"\#(escaped(name))","url":"/photos/\#(escaped(name))","width":\#(photo.width),"height":\#(photo.height)}"#
-        }
-        return json + "}"
-    }
+    static func outcomeJSON(_ outcome: CameraActionOutcome) -> String { JSONOutput.line(ActionAnswer(outcome)) }
 
-    static func errorJSON(_ message: String) -> String { #"{"ok":false,"error":"\#(escaped(message))"}"# }
-
-    /// A string for inside JSON quotes.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func errorJSON(_ message: String) -> String { JSONOutput.line(ErrorAnswer(error: message)) }
 }

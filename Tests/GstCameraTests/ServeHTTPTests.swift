@@ -26,7 +26,7 @@ import Testing
         let url = try #require(server.httpURL)
 
         let status = try curl([url + "api/status"])
-        #expect(status.status == 200 && status.body.contains(#""width":320,"height":240"#) && status.body.contains(#""state":"running""#),
+        #expect(status.status == 200 && status.body.contains(#""width":320"#) && status.body.contains(#""height":240"#) && status.body.contains(#""state":"running""#),
                 "\(status)")
         let snapshot = folder + "/snapshot.jpg"
         #expect(try curl(["-o", snapshot, url + "snapshot.jpg"]).status == 200)
