@@ -91,6 +91,13 @@ public final class NetworkBranch: Sendable {
         teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
             self?.gateOpen.load(ordering: .relaxed) == true ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
         }
+        // The branch takes the stream as it is (it converts what it needs), so its linking must not make the
+        // camera renegotiate: a real driver (vivid) refuses a new format while the photo branch holds one of its
+        // buffers (EBUSY), which would end the session.
+        teePad.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { probe in
+            guard let event = gstcam_probe_info_event(probe.info) else { return GST_PAD_PROBE_OK }
+            return gstcam_event_type(event) == GST_EVENT_RECONFIGURE ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
+        }
         guard pipeline.add(bin) else {
             tee.releaseRequestPad(teePad)
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the network branch \(file.path) could not join the pipeline")
