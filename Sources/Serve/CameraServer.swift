@@ -17,7 +17,8 @@ public final class CameraServer: Sendable {
         let loop: GLibLoop
         var rtsp: RTSPServer?
         var http: WebServer?
-        var branches: [NetworkBranch]
+        var h264: BranchFeed?
+        var mjpeg: BranchFeed?
     }
 
     private let running = Mutex<Running?>(nil)
@@ -36,11 +37,11 @@ public final class CameraServer: Sendable {
         }
         let session = cameraOperator.session
         let loop = GLibLoop(name: "gstcam-serve")
-        var made = Running(loop: loop, rtsp: nil, http: nil, branches: [])
+        var made = Running(loop: loop, rtsp: nil, http: nil, h264: nil, mjpeg: nil)
         do {
             if let port = configuration.rtspPort {
-                let branch = try session.addNetworkBranch(try NetworkBranch.h264File(), kbps: configuration.kbps)
-                made.branches.append(branch)
+                let branch = BranchFeed(try session.addNetworkBranch(try NetworkBranch.h264File(), kbps: configuration.kbps))
+                made.h264 = branch
                 let server = try RTSPServer(loop: loop, address: configuration.address, port: port,
                                             credentials: configuration.credentials)
                 made.rtsp = server
@@ -48,8 +49,8 @@ public final class CameraServer: Sendable {
                                  authenticated: configuration.credentials != nil)
             }
             if let port = configuration.httpPort {
-                let branch = try session.addNetworkBranch(try PipelineFile.load("network-mjpeg.branch"))
-                made.branches.append(branch)
+                let branch = BranchFeed(try session.addNetworkBranch(try PipelineFile.load("network-mjpeg.branch")))
+                made.mjpeg = branch
                 made.http = try WebServer(loop: loop, address: configuration.address, port: port,
                                           credentials: configuration.credentials, cameraOperator: cameraOperator,
                                           mjpeg: branch, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" })
@@ -59,6 +60,14 @@ public final class CameraServer: Sendable {
             throw error
         }
         running.withLock { $0 = made }
+    }
+
+    /// Serves `session` from now on (the camera came back in a new session; the operator already uses it):
+    /// its new branches take over every viewer, who carry on without reconnecting.
+    public func follow(_ session: CameraSession) throws {
+        let (h264, mjpeg) = running.withLock { ($0?.h264, $0?.mjpeg) }
+        if let h264 { h264.replace(with: try session.addNetworkBranch(try NetworkBranch.h264File(), kbps: configuration.kbps)) }
+        if let mjpeg { mjpeg.replace(with: try session.addNetworkBranch(try PipelineFile.load("network-mjpeg.branch"))) }
     }
 
     /// rtsp://ADDRESS:PORT/PATH, once serving RTSP.
@@ -82,7 +91,8 @@ public final class CameraServer: Sendable {
     private static func stop(_ made: Running) {
         made.rtsp?.stop()
         made.http?.stop()
-        for branch in made.branches { branch.remove() }
+        made.h264?.remove()
+        made.mjpeg?.remove()
         made.loop.stop()
     }
 

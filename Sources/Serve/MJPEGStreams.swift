@@ -25,10 +25,10 @@ final class MJPEGStreams: Sendable {
     }
 
     private let loop: GLibLoop
-    private let branch: NetworkBranch
+    private let branch: BranchFeed
     private let state = Mutex(State())
 
-    init(loop: GLibLoop, branch: NetworkBranch) {
+    init(loop: GLibLoop, branch: BranchFeed) {
         self.loop = loop
         self.branch = branch
     }

@@ -73,7 +73,7 @@ final class RTSPServer: Sendable {
 
     /// Serves `branch` (an H.264 network branch) at rtsp://ADDRESS:PORT/`path`, with `media` as the media's
     /// launch description.
-    func mount(path: String, branch: NetworkBranch, media: PipelineFile, authenticated: Bool) throws {
+    func mount(path: String, branch: BranchFeed, media: PipelineFile, authenticated: Bool) throws {
         let description = try media.description(with: [:])
         // Parsed once here so a missing element or a typo is reported now, naming the file, not per client.
         _ = try PipelineParser.parseBin(description, file: media.path)
@@ -142,13 +142,13 @@ private final class RTSPMount: Sendable {
     /// The appsrc the media file must name.
     static let sourceName = "network-source"
 
-    let branch: NetworkBranch
+    let branch: BranchFeed
     /// The media file, for messages.
     let path: String
     /// The subscription of each media being fed, by the media's address.
     private let feeds = Mutex<[UInt: Int]>([:])
 
-    init(branch: NetworkBranch, path: String) {
+    init(branch: BranchFeed, path: String) {
         self.branch = branch
         self.path = path
     }

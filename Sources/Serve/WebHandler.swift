@@ -16,11 +16,11 @@ final class WebHandler: Sendable {
     private let loop: GLibLoop
     private let credentials: ServeCredentials?
     private let cameraOperator: CameraOperator
-    private let mjpeg: NetworkBranch
+    private let mjpeg: BranchFeed
     private let rtspURL: String?
     private let streams: MJPEGStreams
 
-    init(loop: GLibLoop, credentials: ServeCredentials?, cameraOperator: CameraOperator, mjpeg: NetworkBranch, rtspURL: String?) {
+    init(loop: GLibLoop, credentials: ServeCredentials?, cameraOperator: CameraOperator, mjpeg: BranchFeed, rtspURL: String?) {
         self.loop = loop
         self.credentials = credentials
         self.cameraOperator = cameraOperator
@@ -122,7 +122,8 @@ final class WebHandler: Sendable {
         cameraOperator.measureFrameRate()
         let status = cameraOperator.status()
         var error: String?
-        if case .failed(let failure) = session.state { error = failure.description }
+        // gstcam serve keeps serving and starts the camera again when it is back (the page's banner says so).
+        if case .failed(let failure) = session.state { error = failure.description + " (Waiting for the camera to come back.)" }
         return JSONOutput.line(StatusAnswer(
             camera: status.camera, device: status.device, state: session.state.description, error: error,
             width: status.width, height: status.height, fps: (status.framesPerSecond * 10).rounded() / 10, zoom: status.zoom,

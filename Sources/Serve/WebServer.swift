@@ -26,7 +26,7 @@ final class WebServer: Sendable {
     let port: Int
 
     init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameraOperator: CameraOperator,
-         mjpeg: NetworkBranch, rtspURL: String?) throws {
+         mjpeg: BranchFeed, rtspURL: String?) throws {
         self.loop = loop
         self.address = address
         let handler = WebHandler(loop: loop, credentials: credentials, cameraOperator: cameraOperator, mjpeg: mjpeg, rtspURL: rtspURL)

@@ -5,6 +5,7 @@ import LinuxSystem
 import Reports
 import Screen
 import Serve
+import Synchronization
 
 /// `gstcam serve`: one camera session served over RTSP and the web, while photos keep working.
 enum ServeCommand: Command {
@@ -16,7 +17,8 @@ enum ServeCommand: Command {
     Opens the camera once and serves it until Ctrl-C: H.264 over RTSP (rtsp://ADDR:PORT/camera; one encode
     shared by every client, over UDP or TCP) and a web camera page with live view, shutter and zoom, and a JSON
     API (docs/serve.md). Encoding happens only while someone watches. While it serves, `gstcam capture` for the
-    same camera takes its photo through it. Prints the URLs when ready (JSON lines with --json).
+    same camera takes its photo through it. Prints the URLs when ready (JSON lines with --json). When the camera
+    is unplugged or fails, the servers stay up and the page says why; serving resumes when the camera is back.
 
     OPTIONS:
       --rtsp PORT            The RTSP port (default 8554; 0: any free port; off: no RTSP).
@@ -53,17 +55,19 @@ enum ServeCommand: Command {
 
         let choice = try camera.modeChoice(for: .preview)
         camera.configuration = choice.configuration
-        let session = try CameraSession(configuration: choice.configuration)
+        var session = try CameraSession(configuration: choice.configuration)
         let cameraOperator = CameraOperator(session: session)
         let server = CameraServer(operator: cameraOperator, configuration: serve)
-        let interrupt = Interrupt { session.stop() }
-        let events = session.events()
+        let current = CurrentSession(session)
+        let stop: @Sendable () -> Void = { current.stop() }
+        let interrupt = Interrupt(stop)
+        var events = session.events()
         do {
             try await session.start()
         } catch where interrupt.didFire {
             throw ExitRequest(status: .interrupted)
         }
-        defer { session.stop() }
+        defer { current.session.stop() }
         try await camera.adjust(session)
         try server.start()
         defer { server.stop() }
@@ -78,18 +82,50 @@ enum ServeCommand: Command {
         let stopper = duration.map { seconds in
             Task {
                 try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                session.stop()
+                stop()
             }
         }
         defer { stopper?.cancel() }
-        for await event in events {
-            if case .photoSaved(let photo) = event {
-                print(json ? JSONOutput.line(EventRecord(event: "photo", message: photo.path)) : "Saved \(photo.path)")
-                fflush(nil)
+        while true {
+            for await event in events {
+                if case .photoSaved(let photo) = event {
+                    print(json ? JSONOutput.line(EventRecord(event: "photo", message: photo.path)) : "Saved \(photo.path)")
+                    fflush(nil)
+                }
             }
+            guard !current.isStopping, case .failed(let failure) = session.state else { break }
+            // The camera failed (unplugged, busy, its driver failing): the web page shows why while the servers
+            // stay up, and serving resumes by itself when the camera is back.
+            report(json ? JSONOutput.line(EventRecord(event: "disconnected", message: failure.description))
+                        : "gstcam: \(failure) Serving resumes when the camera is back.", json: json)
+            guard let next = await nextSession(choice.configuration, current: current) else { break }
+            session = next.session
+            events = next.events
+            current.session = next.session
+            if current.isStopping { next.session.stop(); break }
+            cameraOperator.use(next.session)
+            try server.follow(next.session)
+            report(json ? JSONOutput.line(EventRecord(event: "reconnected", message: next.session.device))
+                        : "Camera back: serving \(next.session.device ?? "it") again", json: json)
         }
         if interrupt.didFire { throw ExitRequest(status: .interrupted) }
-        if case .failed(let failure) = session.state { throw failure }
+    }
+
+    /// A new running session on the same camera, tried every half second until it starts or serving stops.
+    private static func nextSession(_ configuration: CameraConfiguration, current: CurrentSession) async
+        -> (session: CameraSession, events: AsyncStream<CameraEvent>)? {
+        while !current.isStopping {
+            try? await Task.sleep(for: .milliseconds(500))
+            guard let session = try? CameraSession(configuration: configuration) else { continue }
+            let events = session.events()
+            if (try? await session.start()) != nil { return (session, events) }
+        }
+        return nil
+    }
+
+    /// Events go to stdout with --json (scripts read them), to stderr otherwise.
+    private static func report(_ line: String, json: Bool) {
+        if json { print(line); fflush(nil) } else { Standard.error.write(line + "\n") }
     }
 
     /// --rtsp/--http: a port number, or off (nil).
@@ -110,5 +146,32 @@ enum ServeCommand: Command {
             if let url = server.httpURL { print("Web: \(url)") }
         }
         fflush(nil)
+    }
+}
+
+/// The session `gstcam serve` serves now (a new one after the camera came back), and whether it is stopping.
+private final class CurrentSession: Sendable {
+    private struct State {
+        var session: CameraSession
+        var stopping = false
+    }
+
+    private let state: Mutex<State>
+
+    init(_ session: CameraSession) { state = Mutex(State(session: session)) }
+
+    var session: CameraSession {
+        get { state.withLock { $0.session } }
+        set { state.withLock { $0.session = newValue } }
+    }
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Ctrl-C or --duration: the session stops, and waiting for a camera that went away ends.
+    func stop() {
+        state.withLock { state in
+            state.stopping = true
+            return state.session
+        }.stop()
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// Python script using only its standard library. It opens the page and runs `steps`, each one of:
 /// `shot NAME` (a PNG screenshot into the folder), `click SELECTOR` / `click SELECTOR FRACTION` (a real mouse
 /// click at the element's centre, or at FRACTION of its width), `wait SELECTOR` (until it exists, ≤ 10 s),
-/// `sleep SECONDS`, `eval EXPRESSION` (prints {\"expression\", \"value\"} as one JSON line).
+/// `sleep SECONDS`, `touch PATH` / `rm PATH` (e.g. the virtual camera's fault files), `eval EXPRESSION` (prints {\"expression\", \"value\"} as one JSON line).
 enum HeadlessChromium {
     static let script = #"""
 import base64, json, os, subprocess, sys, time
@@ -59,6 +59,10 @@ try:
         elif word == "wait":
             end = time.time() + 10
             while not evaluate("!!document.querySelector(%s)" % json.dumps(rest)) and time.time() < end: time.sleep(0.1)
+        elif word == "touch":
+            open(rest, "w").close()
+        elif word == "rm":
+            os.remove(rest)
         elif word == "sleep":
             time.sleep(float(rest))
         elif word == "eval":

@@ -56,4 +56,42 @@ import Testing
         #expect(before >= 5 && after <= 2, "zoomed in, fewer checker squares across the picture: \(before) → \(after) edges")
         #expect(values.last?.contains("Virtual") == true || values.last?.contains("640×480") == true, "\(values)")
     }
+
+    /// Unplugged, the camera's failure shows in the page's banner while the server stays up; plugged back in,
+    /// serving resumes by itself, the banner goes and the live view shows the camera again.
+    @Test func theErrorBannerShowsAnUnplugAndClearsOnReplug() throws {
+        let serving = try ScreenProcess(["serve", "--device", "/dev/video0", "--width", "640", "--height", "480",
+                                         "--rtsp", "off", "--http", "0", "--json"], devices: "/dev/video0=uvc,color=e61e1e")
+        defer { serving.remove() }
+        #expect(serving.wait(10) { serving.output.contains(#""event":"serving""#) }, "\(serving.errors)")
+        let line = try #require(serving.output.split(separator: "\n").first { $0.contains(#""event":"serving""#) })
+        let url = try #require(line.split(separator: "\"").first { $0.hasPrefix("http://127.0.0.1:") }).description
+        let folder = try makeTemporaryFolder()
+        defer { if ProcessInfo.processInfo.environment["GSTCAM_KEEP_SCREENSHOTS"] == nil { try? FileManager.default.removeItem(atPath: folder) } }
+        let faults = serving.folder + "/vcam/video0"
+        try FileManager.default.createDirectory(atPath: faults, withIntermediateDirectories: true)
+
+        let banner = "eval [document.querySelector('#banner').classList.contains('shown'), document.querySelector('#banner').textContent]"
+        let result = try HeadlessChromium.run(url, folder: folder, steps: [
+            "sleep 1", "touch \(faults)/unplugged", "sleep 3.5", "shot gone.png", banner,
+            "rm \(faults)/unplugged", "sleep 4", "shot back.png", banner, "sleep 1", "shot later.png",
+        ])
+        #expect(result.status == 0, "\(result.error.suffix(800))")
+        let states = result.output.split(separator: "\n").compactMap { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["value"] as? [Any]
+        }
+        #expect(states.count == 2, "\(result.output)")
+        #expect(states.first?.first as? Bool == true && (states.first?.last as? String)?.contains("/dev/video0") == true,
+                "unplugged: \(states.first ?? [])")
+        #expect(states.last?.first as? Bool == false, "back: \(states.last ?? [])")
+        #expect(serving.output.contains(#""event":"disconnected""#) && serving.output.contains(#""event":"reconnected""#),
+                "\(serving.output)")
+        let back = try PageShot(folder + "/back.png")
+        #expect(back.share(of: Self.red, x: 0..<800, y: 0..<600) > 0.05, "the live view shows the camera again")
+        // Frames flow again (the virtual camera's white marker moves), not a picture frozen at the unplug.
+        let later = try PageShot(folder + "/later.png")
+        let moved = zip(back.image.rgb, later.image.rgb).filter { abs(Int($0) - Int($1)) > 60 }.count
+        #expect(moved > 1000, "the live view moves after the replug: \(moved) values changed")
+        #expect(serving.process.isRunning, "the server stayed up: \(serving.errors)")
+    }
 }

@@ -7,9 +7,15 @@ import Testing
 
 /// The web server's JSON API, snapshot, gallery photos and refusals (issue 12), read with curl.
 @Suite(.serialized) struct ServeHTTPTests {
-    private func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
-        let result = try runProcess("/usr/bin/curl", ["-s", "-m", "10", "-w", "\n%{http_code}"] + arguments,
-                                    environment: environmentWithoutCameras)
+    /// curl on a thread of its own: waiting on the concurrency pool's few threads could starve the server's
+    /// own tasks (a photo is taken in one) when tests run in parallel.
+    private func curl(_ arguments: [String]) async throws -> (status: Int, body: String) {
+        let result = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try runProcess("/usr/bin/curl", ["-s", "-m", "10", "-w", "\n%{http_code}"] + arguments,
+                                                                  environment: environmentWithoutCameras) })
+            }.start()
+        }
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
@@ -25,31 +31,31 @@ import Testing
         defer { server.stop() }
         let url = try #require(server.httpURL)
 
-        let status = try curl([url + "api/status"])
+        let status = try await curl([url + "api/status"])
         #expect(status.status == 200 && status.body.contains(#""width":320"#) && status.body.contains(#""height":240"#) && status.body.contains(#""state":"running""#),
                 "\(status)")
         let snapshot = folder + "/snapshot.jpg"
-        #expect(try curl(["-o", snapshot, url + "snapshot.jpg"]).status == 200)
+        #expect(try await curl(["-o", snapshot, url + "snapshot.jpg"]).status == 200)
         let decoded = try decodeImage(snapshot)
         #expect(decoded.width == 320 && decoded.height == 240)
 
-        let photo = try curl(["-X", "POST", url + "api/photo"])
+        let photo = try await curl(["-X", "POST", url + "api/photo"])
         #expect(photo.status == 200 && photo.body.contains(#""ok":true"#), "\(photo)")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("IMG_") })
         #expect(photo.body.contains(#""url":"/photos/\#(name)""#))
         let download = folder + "/download.jpg"
-        #expect(try curl(["-o", download, url + "photos/" + name]).status == 200)
+        #expect(try await curl(["-o", download, url + "photos/" + name]).status == 200)
         #expect(FileManager.default.contents(atPath: download) == FileManager.default.contents(atPath: folder + "/" + name))
 
-        let zoom = try curl(["-X", "POST", url + "api/zoom?factor=2"])
+        let zoom = try await curl(["-X", "POST", url + "api/zoom?factor=2"])
         #expect(zoom.status == 200 && session.zoom.factor == 2, "\(zoom)")
-        #expect(try curl(["-X", "POST", url + "api/zoom?factor=banana"]).status == 400)
-        #expect(try curl([url + "api/photo"]).status == 405, "a photo needs POST")
-        #expect(try curl([url + "nothing-here"]).status == 404)
+        #expect(try await curl(["-X", "POST", url + "api/zoom?factor=banana"]).status == 400)
+        #expect(try await curl([url + "api/photo"]).status == 405, "a photo needs POST")
+        #expect(try await curl([url + "nothing-here"]).status == 404)
         // Only plain names in the gallery folder: no way out of it (libsoup itself refuses ".." with 400).
         for path in ["photos/../../etc/passwd", "photos/..%2F..%2Fetc%2Fpasswd", "photos/%2Fetc%2Fpasswd", "photos/.hidden.jpg",
                      "photos/passwd"] {
-            let answer = try curl(["--path-as-is", url + path])
+            let answer = try await curl(["--path-as-is", url + path])
             #expect([400, 404].contains(answer.status) && !answer.body.contains("root:"), "\(path): \(answer)")
         }
     }
@@ -62,18 +68,18 @@ import Testing
         try server.start()
         defer { server.stop() }
         let url = try #require(server.httpURL)
-        let refused = try curl([url + "api/status"])
+        let refused = try await curl([url + "api/status"])
         #expect(refused.status == 401)
-        #expect(try curl(["-u", "ann:wrong", url + "snapshot.jpg"]).status == 401)
-        #expect(try curl(["-u", "ann:pw", url + "api/status"]).status == 200)
+        #expect(try await curl(["-u", "ann:wrong", url + "snapshot.jpg"]).status == 401)
+        #expect(try await curl(["-u", "ann:pw", url + "api/status"]).status == 200)
 
         let tokenServer = CameraServer(operator: CameraOperator(session: session), configuration: ServeConfiguration(
             rtspPort: nil, httpPort: 0, credentials: .token("t0k")))
         try tokenServer.start()
         defer { tokenServer.stop() }
         let tokenURL = try #require(tokenServer.httpURL)
-        #expect(try curl([tokenURL + "api/status"]).status == 401)
-        #expect(try curl([tokenURL + "api/status?token=t0k"]).status == 200)
-        #expect(try curl(["-H", "Authorization: Bearer t0k", tokenURL + "api/status"]).status == 200)
+        #expect(try await curl([tokenURL + "api/status"]).status == 401)
+        #expect(try await curl([tokenURL + "api/status?token=t0k"]).status == 200)
+        #expect(try await curl(["-H", "Authorization: Bearer t0k", tokenURL + "api/status"]).status == 200)
     }
 }
