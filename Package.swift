@@ -53,11 +53,13 @@ let package = Package(
         // gstcam serve: RTSP through GStreamer's own server library (gst-rtsp-server), HTTP through libsoup 3.
         .systemLibrary(name: "CRTSPServer", pkgConfig: "gstreamer-rtsp-server-1.0", providers: [.apt(["libgstrtspserver-1.0-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+        // The web page's WebRTC live view: webrtcbin's signals and session descriptions.
+        .systemLibrary(name: "CWebRTC", pkgConfig: "gstreamer-webrtc-1.0", providers: [.apt(["libgstreamer-plugins-bad1.0-dev"])]),
         // Serving a running session: RTSP with one shared H.264 encode, the web camera page and its JSON API.
         .target(
             name: "Serve",
             dependencies: ["Screen", "Reports", "Session", "MediaFiles", "PipelineFiles", "GStreamer", "LinuxSystem", "CameraErrors",
-                           "CGStreamer", "CRTSPServer", "CSoup"]
+                           "CGStreamer", "CRTSPServer", "CSoup", "CWebRTC"]
         ),
         // What users import: re-exports the public API of the layers (discovery, session, frames, photos,
         // controls, errors) so that one `import GstCamera` is enough.

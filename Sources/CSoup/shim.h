@@ -19,6 +19,18 @@ static inline gulong gstcam_soup_message_on_wrote_chunk(SoupServerMessage *messa
     return g_signal_connect_data(message, "wrote-chunk", G_CALLBACK(callback), data, destroy, 0);
 }
 
+// A WebSocket connection's "message" and "closed" signals.
+typedef void (*gstcam_soup_websocket_message_callback)(SoupWebsocketConnection *connection, gint type, GBytes *message, gpointer data);
+static inline gulong gstcam_soup_websocket_on_message(SoupWebsocketConnection *connection, gstcam_soup_websocket_message_callback callback,
+                                                      gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(connection, "message", G_CALLBACK(callback), data, destroy, 0);
+}
+typedef void (*gstcam_soup_websocket_callback)(SoupWebsocketConnection *connection, gpointer data);
+static inline gulong gstcam_soup_websocket_on_closed(SoupWebsocketConnection *connection, gstcam_soup_websocket_callback callback,
+                                                     gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(connection, "closed", G_CALLBACK(callback), data, destroy, 0);
+}
+
 // G_INET_SOCKET_ADDRESS / G_SOCKET_ADDRESS are cast macros.
 static inline guint16 gstcam_soup_socket_port(GSocket *socket) {
     GSocketAddress *address = g_socket_get_local_address(socket, NULL);

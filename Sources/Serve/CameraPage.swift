@@ -1,6 +1,8 @@
-/// The web camera page `gstcam serve` shows at `/`: live view (the Motion-JPEG stream), shutter, zoom, the last
-/// photo as a thumbnail with its download, and an error banner that clears itself. It uses only the JSON API
-/// (docs/serve.md), carrying `?token=` on to every request when the page was opened with one.
+/// The web camera page `gstcam serve` shows at `/`: live view, shutter, zoom, the last photo as a thumbnail with
+/// its download, and an error banner that clears itself. The live view starts as the Motion-JPEG stream and
+/// becomes WebRTC (the shared H.264, signalled over the /webrtc WebSocket) once that plays; it falls back to
+/// Motion-JPEG if WebRTC fails (`?view=mjpeg` keeps Motion-JPEG). It uses only the JSON API (docs/serve.md),
+/// carrying `?token=` on to every request when the page was opened with one.
 enum CameraPage {
     static let html = #"""
     <!doctype html>
@@ -14,7 +16,7 @@ enum CameraPage {
       #banner { display: none; background: #b3261e; color: #fff; padding: 10px 16px; }
       #banner.shown { display: block; }
       main { display: flex; flex-direction: column; align-items: center; gap: 12px; padding: 12px; }
-      #live { max-width: 100%; max-height: 75vh; background: #000; }
+      #live, #rtc { max-width: 100%; max-height: 75vh; background: #000; }
       #controls { display: flex; align-items: center; gap: 16px; }
       #shutter { width: 64px; height: 64px; border-radius: 50%; border: 4px solid #eee; background: #ddd; cursor: pointer; }
       #shutter:active { background: #fff; }
@@ -26,6 +28,7 @@ enum CameraPage {
     <div id="banner" role="alert"></div>
     <main>
       <img id="live" alt="live view">
+      <video id="rtc" autoplay muted playsinline hidden></video>
       <div id="controls">
         <label>Zoom <input id="zoom" type="range" min="1" max="8" step="0.1" value="1"></label>
         <button id="shutter" title="Take a photo" aria-label="Take a photo"></button>
@@ -50,7 +53,45 @@ enum CameraPage {
     }
     const live = document.getElementById("live");
     live.src = withToken("/stream.mjpg");
-    live.onerror = () => setTimeout(() => { live.src = withToken("/stream.mjpg?" + Date.now()); }, 1000);
+    live.onerror = () => setTimeout(() => { if (!live.hidden) live.src = withToken("/stream.mjpg?" + Date.now()); }, 1000);
+    const video = document.getElementById("rtc");
+    function showMJPEG() {
+      video.hidden = true;
+      live.hidden = false;
+      live.src = withToken("/stream.mjpg?" + Date.now());
+      document.body.dataset.view = "mjpeg";
+    }
+    function startWebRTC() {
+      if (new URLSearchParams(location.search).get("view") === "mjpeg" || !window.RTCPeerConnection) return;
+      const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + withToken("/webrtc"));
+      const peer = new RTCPeerConnection();
+      peer.ontrack = (event) => { video.srcObject = event.streams[0] || new MediaStream([event.track]); };
+      // On its first decoded frame (a hidden video does not start playing by itself, so not on "playing").
+      video.onloadeddata = () => {
+        video.hidden = false;
+        video.play().catch(() => {});
+        live.hidden = true;
+        live.removeAttribute("src");  // the Motion-JPEG stream ends: its encode stops when no one else watches
+        document.body.dataset.view = "webrtc";
+      };
+      peer.onconnectionstatechange = () => { if (peer.connectionState === "failed") showMJPEG(); };
+      peer.onicecandidate = (event) => {
+        if (event.candidate) socket.send(JSON.stringify({ type: "candidate", candidate: event.candidate.candidate,
+                                                          sdpMLineIndex: event.candidate.sdpMLineIndex }));
+      };
+      socket.onmessage = async (event) => {
+        const message = JSON.parse(event.data);
+        if (message.type === "offer") {
+          await peer.setRemoteDescription({ type: "offer", sdp: message.sdp });
+          const answer = await peer.createAnswer();
+          await peer.setLocalDescription(answer);
+          socket.send(JSON.stringify({ type: "answer", sdp: answer.sdp }));
+        } else if (message.type === "candidate") {
+          await peer.addIceCandidate({ candidate: message.candidate, sdpMLineIndex: message.sdpMLineIndex });
+        }
+      };
+    }
+    startWebRTC();
     document.getElementById("shutter").onclick = async () => {
       try {
         const result = await call("POST", "/api/photo");

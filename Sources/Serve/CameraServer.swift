@@ -39,9 +39,11 @@ public final class CameraServer: Sendable {
         let loop = GLibLoop(name: "gstcam-serve")
         var made = Running(loop: loop, rtsp: nil, http: nil, h264: nil, mjpeg: nil)
         do {
+            // H.264 for RTSP and for the page's WebRTC view: one encode, made only while someone watches.
+            let h264 = BranchFeed(try session.addNetworkBranch(try NetworkBranch.h264File(), kbps: configuration.kbps))
+            made.h264 = h264
             if let port = configuration.rtspPort {
-                let branch = BranchFeed(try session.addNetworkBranch(try NetworkBranch.h264File(), kbps: configuration.kbps))
-                made.h264 = branch
+                let branch = h264
                 let server = try RTSPServer(loop: loop, address: configuration.address, port: port,
                                             credentials: configuration.credentials)
                 made.rtsp = server
@@ -53,7 +55,7 @@ public final class CameraServer: Sendable {
                 made.mjpeg = branch
                 made.http = try WebServer(loop: loop, address: configuration.address, port: port,
                                           credentials: configuration.credentials, cameraOperator: cameraOperator,
-                                          mjpeg: branch, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" })
+                                          mjpeg: branch, h264: h264, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" })
             }
         } catch {
             Self.stop(made)

@@ -136,7 +136,7 @@ private final class RTSPMounts: Sendable {
 }
 
 /// One served camera path: feeds the shared media's appsrc from the network branch while the media exists.
-private final class RTSPMount: Sendable {
+final class RTSPMount: Sendable {
     /// The role a client that authenticated gets, allowed to play the camera's media.
     static let viewerRole = "viewer"
     /// The appsrc the media file must name.
@@ -161,23 +161,9 @@ private final class RTSPMount: Sendable {
         guard let found = gst_bin_get_by_name_recurse_up(gstcam_rtsp_as_bin(bin), Self.sourceName) else { return }
         let source = Element(owning: found)
         guard gstcam_rtsp_is_app_src(source.pointer) != 0 else { return }
-        let appSource = gstcam_rtsp_as_app_src(source.pointer)
-        // A viewer that cannot keep up loses old frames here, never holding back the branch (or the camera).
-        gst_app_src_set_leaky_type(appSource, GST_APP_LEAKY_TYPE_DOWNSTREAM)
-        gst_app_src_set_max_buffers(appSource, 30)
-        if let caps = gst_caps_from_string("video/x-h264,stream-format=byte-stream,alignment=au") {
-            gst_app_src_set_caps(appSource, caps)
-            gst_caps_unref(caps)
-        }
+        Self.configure(appSource: source)
         let key = UInt(bitPattern: media)
-        let id = branch.subscribe { sample in
-            guard let buffer = gst_sample_get_buffer(sample) else { return }
-            // A copy of the buffer's metadata (the encoded bytes are shared), stamped again by the appsrc in the
-            // media's own running time: the two pipelines have different clocks' base times.
-            guard let copy = gstcam_rtsp_buffer_copy(buffer) else { return }
-            gstcam_rtsp_clear_timestamps(copy)
-            _ = gst_app_src_push_buffer(gstcam_rtsp_as_app_src(source.pointer), copy)
-        }
+        let id = branch.subscribe { sample in Self.push(sample, into: source) }
         feeds.withLock { $0[key] = id }
         gstcam_rtsp_media_on_unprepared(media, { media, data in
             guard let media, let data else { return }
@@ -185,6 +171,28 @@ private final class RTSPMount: Sendable {
         }, Unmanaged.passRetained(self).toOpaque(), { data, _ in
             if let data { Unmanaged<RTSPMount>.fromOpaque(data).release() }
         })
+    }
+
+    /// Sets up an appsrc that relays the H.264 branch (the RTSP media's, a WebRTC viewer's): a viewer that cannot
+    /// keep up loses old frames there, never holding back the branch (or the camera).
+    static func configure(appSource source: Element) {
+        guard gstcam_rtsp_is_app_src(source.pointer) != 0 else { return }
+        let appSource = gstcam_rtsp_as_app_src(source.pointer)
+        gst_app_src_set_leaky_type(appSource, GST_APP_LEAKY_TYPE_DOWNSTREAM)
+        gst_app_src_set_max_buffers(appSource, 30)
+        if let caps = gst_caps_from_string("video/x-h264,stream-format=byte-stream,alignment=au") {
+            gst_app_src_set_caps(appSource, caps)
+            gst_caps_unref(caps)
+        }
+    }
+
+    /// Relays one encoded sample: a copy of the buffer's metadata (the encoded bytes are shared), stamped again by
+    /// the appsrc in its own pipeline's running time (the two pipelines have different base times).
+    static func push(_ sample: OpaquePointer, into source: Element) {
+        guard gstcam_rtsp_is_app_src(source.pointer) != 0, let buffer = gst_sample_get_buffer(sample),
+              let copy = gstcam_rtsp_buffer_copy(buffer) else { return }
+        gstcam_rtsp_clear_timestamps(copy)
+        _ = gst_app_src_push_buffer(gstcam_rtsp_as_app_src(source.pointer), copy)
     }
 
     private func unprepared(_ media: UnsafeMutablePointer<GstRTSPMedia>) {

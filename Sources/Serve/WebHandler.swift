@@ -17,10 +17,15 @@ final class WebHandler: Sendable {
     private let credentials: ServeCredentials?
     private let cameraOperator: CameraOperator
     private let mjpeg: BranchFeed
+    private let h264: BranchFeed
+    /// The WebRTC viewers, by address.
+    private let webRTCViewers = Mutex<[ObjectIdentifier: WebRTCViewer]>([:])
     private let rtspURL: String?
     private let streams: MJPEGStreams
 
-    init(loop: GLibLoop, credentials: ServeCredentials?, cameraOperator: CameraOperator, mjpeg: BranchFeed, rtspURL: String?) {
+    init(loop: GLibLoop, credentials: ServeCredentials?, cameraOperator: CameraOperator, mjpeg: BranchFeed, h264: BranchFeed,
+         rtspURL: String?) {
+        self.h264 = h264
         self.loop = loop
         self.credentials = credentials
         self.cameraOperator = cameraOperator
@@ -71,7 +76,27 @@ final class WebHandler: Sendable {
         }
     }
 
-    func endStreams() { streams.endAll() }
+    func endStreams() {
+        streams.endAll()
+        for viewer in webRTCViewers.withLock({ Array($0.values) }) { viewer.close() }
+    }
+
+    /// A browser opened the WebRTC signalling socket: a viewer of its own, fed from the shared H.264 branch.
+    func webSocket(_ connection: OpaquePointer, request: WebRequest) {
+        guard isAuthorized(request) else {
+            soup_websocket_connection_close(connection, guint16(SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION.rawValue), "not authorized")
+            return
+        }
+        do {
+            let viewer = try WebRTCViewer(loop: loop, connection: connection, feed: h264,
+                                          media: try PipelineFile.load("webrtc-h264.media")) { [weak self] viewer in
+                _ = self?.webRTCViewers.withLock { $0.removeValue(forKey: ObjectIdentifier(viewer)) }
+            }
+            webRTCViewers.withLock { $0[ObjectIdentifier(viewer)] = viewer }
+        } catch {
+            soup_websocket_connection_close(connection, guint16(SOUP_WEBSOCKET_CLOSE_SERVER_ERROR.rawValue), "\(error)")
+        }
+    }
 
     /// Runs `work` in a task and answers the paused request with what it returns.
     private func answerLater(_ request: WebRequest, _ work: @escaping @Sendable () async -> (Int, String, [UInt8])) {

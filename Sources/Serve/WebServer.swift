@@ -26,10 +26,11 @@ final class WebServer: Sendable {
     let port: Int
 
     init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameraOperator: CameraOperator,
-         mjpeg: BranchFeed, rtspURL: String?) throws {
+         mjpeg: BranchFeed, h264: BranchFeed, rtspURL: String?) throws {
         self.loop = loop
         self.address = address
-        let handler = WebHandler(loop: loop, credentials: credentials, cameraOperator: cameraOperator, mjpeg: mjpeg, rtspURL: rtspURL)
+        let handler = WebHandler(loop: loop, credentials: credentials, cameraOperator: cameraOperator, mjpeg: mjpeg, h264: h264,
+                                 rtspURL: rtspURL)
         self.handler = handler
         let made: (Handles, Int) = try loop.sync {
             let server = gstcam_soup_server_new()!
@@ -49,7 +50,15 @@ final class WebServer: Sendable {
             soup_server_add_handler(server, nil, { server, message, path, query, data in
                 guard let message, let path, let data else { return }
                 Unmanaged<WebHandler>.fromOpaque(data).takeUnretainedValue()
-                    .handle(WebRequest(message: message, path: String(cString: path), query: query))
+                    .handle(WebRequest(message: message, path: String(cString: path), form: query))
+            }, Unmanaged.passRetained(handler).toOpaque(), { data in
+                if let data { Unmanaged<WebHandler>.fromOpaque(data).release() }
+            })
+            // The WebRTC view's signalling (libsoup answers the WebSocket handshake).
+            soup_server_add_websocket_handler(server, "/webrtc", nil, nil, { _, message, _, connection, data in
+                guard let message, let connection, let data else { return }
+                Unmanaged<WebHandler>.fromOpaque(data).takeUnretainedValue()
+                    .webSocket(connection, request: WebRequest(message: message, path: "/webrtc", query: soup_server_message_get_uri(message)))
             }, Unmanaged.passRetained(handler).toOpaque(), { data in
                 if let data { Unmanaged<WebHandler>.fromOpaque(data).release() }
             })
@@ -88,7 +97,14 @@ struct WebRequest: @unchecked Sendable {
     let path: String
     let query: [String: String]
 
-    init(message: OpaquePointer, path: String, query: OpaquePointer?) {
+    /// A WebSocket request's query comes from its URI.
+    init(message: OpaquePointer, path: String, query uri: OpaquePointer?) {
+        let form = uri.flatMap { g_uri_get_query($0) }.flatMap { soup_form_decode($0) }
+        defer { if let form { g_hash_table_unref(form) } }
+        self.init(message: message, path: path, form: form)
+    }
+
+    init(message: OpaquePointer, path: String, form query: OpaquePointer?) {
         self.message = message
         self.path = path
         var values: [String: String] = [:]

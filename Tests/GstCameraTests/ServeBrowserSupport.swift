@@ -16,7 +16,8 @@ from_chrome_r, from_chrome_w = os.pipe()
 def setup():
     os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
 chrome = subprocess.Popen(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                           "--remote-debugging-pipe", "--window-size=800,600", "--user-data-dir=" + folder + "/profile",
+                           "--remote-debugging-pipe", "--window-size=800,600",
+                           "--disable-features=WebRtcHideLocalIpsWithMdns", "--user-data-dir=" + folder + "/profile",
                            "about:blank"], preexec_fn=setup, pass_fds=(3, 4),
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 os.close(to_chrome_r); os.close(from_chrome_w)

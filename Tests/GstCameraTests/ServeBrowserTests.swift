@@ -24,7 +24,7 @@ import Testing
         let folder = try makeTemporaryFolder()
         defer { if ProcessInfo.processInfo.environment["GSTCAM_KEEP_SCREENSHOTS"] == nil { try? FileManager.default.removeItem(atPath: folder) } }
 
-        let result = try HeadlessChromium.run(url, folder: folder, steps: [
+        let result = try HeadlessChromium.run(url + "?view=mjpeg", folder: folder, steps: [
             "sleep 1.5", "shot live.png", "eval " + Self.liveRect,
             "click #shutter", "wait #thumbnail", "sleep 0.5", "shot photo.png",
             "eval document.querySelector('#thumbnail').alt",
@@ -72,7 +72,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: faults, withIntermediateDirectories: true)
 
         let banner = "eval [document.querySelector('#banner').classList.contains('shown'), document.querySelector('#banner').textContent]"
-        let result = try HeadlessChromium.run(url, folder: folder, steps: [
+        let result = try HeadlessChromium.run(url + "?view=mjpeg", folder: folder, steps: [
             "sleep 1", "touch \(faults)/unplugged", "sleep 3.5", "shot gone.png", banner,
             "rm \(faults)/unplugged", "sleep 4", "shot back.png", banner, "sleep 1", "shot later.png",
         ])
@@ -93,5 +93,32 @@ import Testing
         let moved = zip(back.image.rgb, later.image.rgb).filter { abs(Int($0) - Int($1)) > 60 }.count
         #expect(moved > 1000, "the live view moves after the replug: \(moved) values changed")
         #expect(serving.process.isRunning, "the server stayed up: \(serving.errors)")
+    }
+
+    /// The page's WebRTC view: the shared H.264 reaches Chromium through webrtcbin (signalled over the page's
+    /// WebSocket) and the page switches its live view to it; the video shows the camera's red band and moves.
+    @Test func theLiveViewBecomesWebRTC() throws {
+        let serving = try ScreenProcess(["serve", "--device", "/dev/video0", "--width", "640", "--height", "480",
+                                         "--rtsp", "off", "--http", "0", "--json"], devices: "/dev/video0=uvc,color=e61e1e")
+        defer { serving.remove() }
+        #expect(serving.wait(10) { serving.output.contains(#""event":"serving""#) }, "\(serving.errors)")
+        let line = try #require(serving.output.split(separator: "\n").first { $0.contains(#""event":"serving""#) })
+        let url = try #require(line.split(separator: "\"").first { $0.hasPrefix("http://127.0.0.1:") }).description
+        let folder = try makeTemporaryFolder()
+        defer { if ProcessInfo.processInfo.environment["GSTCAM_KEEP_SCREENSHOTS"] == nil { try? FileManager.default.removeItem(atPath: folder) } }
+        let result = try HeadlessChromium.run(url, folder: folder, steps: [
+            "wait body[data-view=webrtc]", "sleep 1", "shot webrtc.png", "sleep 1", "shot webrtc-later.png",
+            "eval [document.body.dataset.view || 'none', document.querySelector('#rtc').videoWidth]",
+        ])
+        #expect(result.status == 0, "\(result.error.suffix(800))")
+        let state = result.output.split(separator: "\n").compactMap { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["value"] as? [Any]
+        }.first ?? []
+        #expect(state.first as? String == "webrtc" && state.last as? Int == 640, "view and video width: \(state)")
+        let shot = try PageShot(folder + "/webrtc.png")
+        #expect(shot.share(of: Self.red, x: 0..<800, y: 0..<600) > 0.05, "the WebRTC video shows the camera's red band")
+        let later = try PageShot(folder + "/webrtc-later.png")
+        let moved = zip(shot.image.rgb, later.image.rgb).filter { abs(Int($0) - Int($1)) > 60 }.count
+        #expect(moved > 1000, "the WebRTC video moves: \(moved) values changed")
     }
 }
