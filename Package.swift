@@ -58,7 +58,7 @@ let package = Package(
         // Serving a running session: RTSP with one shared H.264 encode, the web camera page and its JSON API.
         .target(
             name: "Serve",
-            dependencies: ["Screen", "Reports", "Session", "MediaFiles", "PipelineFiles", "GStreamer", "LinuxSystem", "CameraErrors",
+            dependencies: ["Screen", "Reports", "Session", "Controls", "MediaFiles", "PipelineFiles", "GStreamer", "LinuxSystem", "CameraErrors",
                            "CGStreamer", "CRTSPServer", "CSoup", "CWebRTC"]
         ),
         // What users import: re-exports the public API of the layers (discovery, session, frames, photos,

@@ -1,5 +1,5 @@
 /// The web camera page `gstcam serve` shows at `/`: live view, shutter, zoom, the last photo as a thumbnail with
-/// its download, and an error banner that clears itself. The live view starts as the Motion-JPEG stream and
+/// its download, focus by clicking the picture, and an error banner that clears itself. The live view starts as the Motion-JPEG stream and
 /// becomes WebRTC (the shared H.264, signalled over the /webrtc WebSocket) once that plays; it falls back to
 /// Motion-JPEG if WebRTC fails (`?view=mjpeg` keeps Motion-JPEG). It uses only the JSON API (docs/serve.md),
 /// carrying `?token=` on to every request when the page was opened with one.
@@ -92,6 +92,15 @@ enum CameraPage {
       };
     }
     startWebRTC();
+    // Click the picture to focus and expose there (the point in the picture, 0…1 each way, as the window does).
+    for (view of [live, video]) {
+      view.onclick = async (event) => {
+        const box = event.target.getBoundingClientRect();
+        const x = ((event.clientX - box.left) / box.width).toFixed(3), y = ((event.clientY - box.top) / box.height).toFixed(3);
+        try { await call("POST", `/api/focus?x=${x}&y=${y}`); actionError = null; }
+        catch (error) { actionError = error.message; showError(actionError); }
+      };
+    }
     document.getElementById("shutter").onclick = async () => {
       try {
         const result = await call("POST", "/api/photo");

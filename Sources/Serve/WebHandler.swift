@@ -6,6 +6,7 @@ import Session
 import Screen
 import MediaFiles
 import Reports
+import Controls
 import CSoup
 import Foundation
 import Synchronization
@@ -65,11 +66,37 @@ final class WebHandler: Sendable {
                 let outcome = await cameraOperator.perform(.zoom(factor: factor))
                 return (outcome.isError ? 500 : 200, "application/json", Array(Self.outcomeJSON(outcome).utf8))
             }
+        case ("POST", "/api/torch"):
+            guard let on = request.query["on"].flatMap({ ["1": true, "true": true, "on": true, "0": false, "false": false, "off": false][$0] }) else {
+                return request.respond(400, json: Self.errorJSON("give the torch as ?on=1 or ?on=0"))
+            }
+            perform(.torch(on: on), request)
+        case ("POST", "/api/focus"):
+            guard let x = request.query["x"].flatMap(Double.init), let y = request.query["y"].flatMap(Double.init),
+                  (0...1).contains(x), (0...1).contains(y) else {
+                return request.respond(400, json: Self.errorJSON("give the point as ?x=X&y=Y, each from 0 to 1 (of the picture)"))
+            }
+            perform(.focus(at: NormalizedPoint(x: x, y: y)), request)
+        case ("POST", "/api/camera/next"):
+            perform(.nextCamera, request)
+        case ("GET", "/api/gallery"):
+            do {
+                let photos = try cameraOperator.library.photos().map { photo in
+                    GalleryEntry(name: photo.name, url: "/photos/" + photo.name, width: photo.size?.width,
+                                 height: photo.size?.height, date: photo.dateText, bytes: photo.byteCount)
+                }
+                request.respond(200, json: JSONOutput.line(photos))
+            } catch {
+                request.respond(500, json: Self.errorJSON("\(error)"))
+            }
+        case ("DELETE", let path) where path.hasPrefix("/photos/"):
+            deletePhoto(named: String(path.dropFirst("/photos/".count)), request)
         case ("GET", "/stream.mjpg"):
             streams.add(request)
         case ("GET", let path) where path.hasPrefix("/photos/"):
             servePhoto(named: String(path.dropFirst("/photos/".count)), request)
-        case (_, "/"), (_, "/api/status"), (_, "/snapshot.jpg"), (_, "/api/photo"), (_, "/api/zoom"), (_, "/stream.mjpg"):
+        case (_, "/"), (_, "/api/status"), (_, "/snapshot.jpg"), (_, "/api/photo"), (_, "/api/zoom"), (_, "/stream.mjpg"),
+             (_, "/api/torch"), (_, "/api/focus"), (_, "/api/camera/next"), (_, "/api/gallery"):
             request.respond(405, json: Self.errorJSON("\(request.method) is not allowed on \(request.path)"))
         default:
             request.respond(404, json: Self.errorJSON("no such page: \(request.path)"))
@@ -110,15 +137,41 @@ final class WebHandler: Sendable {
         }
     }
 
-    /// A photo of the gallery folder, by its plain file name: nothing outside the folder is reachable.
-    private func servePhoto(named name: String, _ request: WebRequest) {
+    /// Does a camera action and answers with its outcome (500 when it failed, with the reason).
+    private func perform(_ action: CameraAction, _ request: WebRequest) {
+        answerLater(request) { [cameraOperator] in
+            let outcome = await cameraOperator.perform(action)
+            return (outcome.isError ? 500 : 200, "application/json", Array(Self.outcomeJSON(outcome).utf8))
+        }
+    }
+
+    /// A plain photo file name in the gallery folder (letters, digits, `-_.`, no leading dot, a photo's
+    /// extension), as its path there; nil for anything else, so nothing outside the folder is reachable.
+    private func galleryPath(_ name: String) -> (path: String, name: String, format: PhotoFormat)? {
         let decoded = name.removingPercentEncoding ?? name
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
         guard !decoded.isEmpty, !decoded.hasPrefix("."), decoded.allSatisfy(allowed.contains),
-              let format = PhotoFormat(path: decoded) else {
+              let format = PhotoFormat(path: decoded) else { return nil }
+        return (cameraOperator.library.directory + "/" + decoded, decoded, format)
+    }
+
+    private func deletePhoto(named name: String, _ request: WebRequest) {
+        guard let (path, decoded, _) = galleryPath(name), FileManager.default.fileExists(atPath: path) else {
             return request.respond(404, json: Self.errorJSON("no such photo"))
         }
-        let path = cameraOperator.library.directory + "/" + decoded
+        do {
+            try FileManager.default.removeItem(atPath: path)
+            request.respond(200, json: JSONOutput.line(ActionAnswer(CameraActionOutcome(message: "Deleted \(decoded)"))))
+        } catch {
+            request.respond(500, json: Self.errorJSON("\(decoded) could not be deleted: \(error.localizedDescription)"))
+        }
+    }
+
+    /// A photo of the gallery folder, by its plain file name: nothing outside the folder is reachable.
+    private func servePhoto(named name: String, _ request: WebRequest) {
+        guard let (path, decoded, format) = galleryPath(name) else {
+            return request.respond(404, json: Self.errorJSON("no such photo"))
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             return request.respond(404, json: Self.errorJSON("no such photo: \(decoded)"))
         }

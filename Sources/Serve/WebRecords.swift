@@ -49,3 +49,14 @@ struct ErrorAnswer: Encodable {
     var ok = false
     var error: String
 }
+
+/// `GET /api/gallery`: one photo of the gallery, newest first.
+struct GalleryEntry: Encodable {
+    var name: String
+    var url: String
+    var width: Int?
+    var height: Int?
+    /// When it was taken (EXIF, else the file's time), ISO 8601 with the local offset.
+    var date: String
+    var bytes: Int
+}

@@ -47,6 +47,19 @@ import Testing
         #expect(try await curl(["-o", download, url + "photos/" + name]).status == 200)
         #expect(FileManager.default.contents(atPath: download) == FileManager.default.contents(atPath: folder + "/" + name))
 
+        let gallery = try await curl([url + "api/gallery"])
+        #expect(gallery.status == 200 && gallery.body.contains(#""name":"\#(name)""#) && gallery.body.contains(#""width":320"#),
+                "\(gallery)")
+        // The test pattern has no torch and no focus: the reason comes back, with 500.
+        let torch = try await curl(["-X", "POST", url + "api/torch?on=1"])
+        #expect(torch.status == 500 && torch.body.contains("Torch not available"), "\(torch)")
+        #expect(try await curl(["-X", "POST", url + "api/focus?x=0.5&y=2"]).status == 400)
+        let delete = try await curl(["-X", "DELETE", url + "photos/" + name])
+        #expect(delete.status == 200 && !FileManager.default.fileExists(atPath: folder + "/" + name), "\(delete)")
+        #expect(try await curl(["-X", "DELETE", url + "photos/" + name]).status == 404)
+        #expect(try await curl(["-X", "DELETE", url + "photos/..%2Fdownload.jpg"]).status != 200)
+        #expect(FileManager.default.fileExists(atPath: download), "nothing outside the gallery folder is deleted")
+
         let zoom = try await curl(["-X", "POST", url + "api/zoom?factor=2"])
         #expect(zoom.status == 200 && session.zoom.factor == 2, "\(zoom)")
         #expect(try await curl(["-X", "POST", url + "api/zoom?factor=banana"]).status == 400)
