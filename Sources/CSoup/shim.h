@@ -8,6 +8,11 @@
 // soup_server_new is variadic (construct properties); a server with the default ones.
 static inline SoupServer *gstcam_soup_server_new(void) { return soup_server_new(NULL, NULL); }
 
+// The server's "tls-certificate" property (g_object_set is variadic): HTTPS with this certificate.
+static inline void gstcam_soup_server_set_tls_certificate(SoupServer *server, GTlsCertificate *certificate) {
+    g_object_set(server, "tls-certificate", certificate, NULL);
+}
+
 // A server message's "finished" (the response is sent, or the client went away) and "wrote-chunk" signals.
 typedef void (*gstcam_soup_message_callback)(SoupServerMessage *message, gpointer data);
 static inline gulong gstcam_soup_message_on_finished(SoupServerMessage *message, gstcam_soup_message_callback callback,

@@ -55,7 +55,8 @@ public final class CameraServer: Sendable {
                 made.mjpeg = branch
                 made.http = try WebServer(loop: loop, address: configuration.address, port: port,
                                           credentials: configuration.credentials, cameraOperator: cameraOperator,
-                                          mjpeg: branch, h264: h264, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" })
+                                          mjpeg: branch, h264: h264, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" },
+                                          tls: configuration.tls)
             }
         } catch {
             Self.stop(made)
@@ -77,9 +78,9 @@ public final class CameraServer: Sendable {
         running.withLock { $0?.rtsp }.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" }
     }
 
-    /// http://ADDRESS:PORT/, once serving the web page.
+    /// http://ADDRESS:PORT/ (https with TLS), once serving the web page.
     public var httpURL: String? {
-        running.withLock { $0?.http }.map { "http://\(Self.host($0.address)):\($0.port)/" }
+        running.withLock { $0?.http }.map { "\(configuration.tls == nil ? "http" : "https")://\(Self.host($0.address)):\($0.port)/" }
     }
 
     /// An IPv6 address in brackets, as URLs write it.

@@ -12,6 +12,18 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var credentials: ServeCredentials?
     /// The H.264 bitrate, in kbit/s.
     public var kbps: Int
+    /// With a certificate, the web server speaks HTTPS only (RTSP stays plain).
+    public var tls: TLSFiles?
+
+    /// A PEM certificate and its private key.
+    public struct TLSFiles: Sendable, Equatable {
+        public var certificate: String
+        public var key: String
+        public init(certificate: String, key: String) {
+            self.certificate = certificate
+            self.key = key
+        }
+    }
 
     public init(address: String = "127.0.0.1", rtspPort: Int? = 8554, httpPort: Int? = 8080, path: String = "camera",
                 credentials: ServeCredentials? = nil, kbps: Int = 2000) {

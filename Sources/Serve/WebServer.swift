@@ -26,7 +26,7 @@ final class WebServer: Sendable {
     let port: Int
 
     init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameraOperator: CameraOperator,
-         mjpeg: BranchFeed, h264: BranchFeed, rtspURL: String?) throws {
+         mjpeg: BranchFeed, h264: BranchFeed, rtspURL: String?, tls: ServeConfiguration.TLSFiles? = nil) throws {
         self.loop = loop
         self.address = address
         let handler = WebHandler(loop: loop, credentials: credentials, cameraOperator: cameraOperator, mjpeg: mjpeg, h264: h264,
@@ -41,7 +41,20 @@ final class WebServer: Sendable {
             }
             defer { g_object_unref(socketAddress) }
             var error: UnsafeMutablePointer<GError>?
-            guard soup_server_listen(server, socketAddress, SoupServerListenOptions(rawValue: 0), &error) != 0 else {
+            var options = SoupServerListenOptions(rawValue: 0)
+            if let tls {
+                guard let certificate = g_tls_certificate_new_from_files(tls.certificate, tls.key, &error) else {
+                    let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+                    if let error { g_error_free(error) }
+                    g_object_unref(server)
+                    throw CameraError.serveFailed(what: "The web server", address: address, port: port,
+                                                  detail: "the TLS certificate \(tls.certificate) or its key \(tls.key) cannot be used: \(message)")
+                }
+                gstcam_soup_server_set_tls_certificate(server, certificate)
+                g_object_unref(certificate)
+                options = SOUP_SERVER_LISTEN_HTTPS
+            }
+            guard soup_server_listen(server, socketAddress, options, &error) != 0 else {
                 let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
                 if let error { g_error_free(error) }
                 g_object_unref(server)

@@ -30,6 +30,8 @@ enum ServeCommand: Command {
                              on the web `Authorization: Bearer TOKEN`, basic authentication, or ?token=TOKEN.
       --user USER:PASSWORD   Viewers must log in (RTSP digest, HTTP basic authentication).
       --bitrate KBPS         The H.264 bitrate in kbit/s (default 2000).
+      --tls-cert FILE, --tls-key FILE
+                             Serve the web page over HTTPS with this PEM certificate and key (RTSP stays plain).
       --duration SECONDS     Stop after this long (default: until Ctrl-C).
       --json                 Print the URLs and events as JSON lines.
     \(CameraOptions.help)
@@ -45,6 +47,9 @@ enum ServeCommand: Command {
         let token = try arguments.option("--token", as: "a token (not empty)") { ServeCredentials(token: $0) }
         let user = try arguments.option("--user", as: "USER:PASSWORD") { ServeCredentials(userAndPassword: $0) }
         if let bitrate = try arguments.int("--bitrate", minimum: 16) { serve.kbps = bitrate }
+        let certificate = try arguments.option("--tls-cert"), key = try arguments.option("--tls-key")
+        if (certificate == nil) != (key == nil) { throw UsageError("--tls-cert and --tls-key go together") }
+        if let certificate, let key { serve.tls = ServeConfiguration.TLSFiles(certificate: certificate, key: key) }
         let duration = try arguments.double("--duration", minimum: 0)
         let json = arguments.flag("--json")
         try arguments.finish()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CameraErrors
 @testable import MediaFiles
 @testable import Screen
 @testable import Serve
@@ -94,5 +95,30 @@ import Testing
         #expect(try await curl([tokenURL + "api/status"]).status == 401)
         #expect(try await curl([tokenURL + "api/status?token=t0k"]).status == 200)
         #expect(try await curl(["-H", "Authorization: Bearer t0k", tokenURL + "api/status"]).status == 200)
+    }
+
+    /// --tls-cert/--tls-key: the web server speaks HTTPS (a certificate made here with openssl) and nothing else.
+    @Test func httpsWithACertificate() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                                                       "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem"])
+        #expect(made.status == 0, "\(made.error)")
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        var configuration = ServeConfiguration(rtspPort: nil, httpPort: 0)
+        configuration.tls = ServeConfiguration.TLSFiles(certificate: folder + "/cert.pem", key: folder + "/key.pem")
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.httpURL)
+        #expect(url.hasPrefix("https://127.0.0.1:"))
+        let secure = try await curl(["--cacert", folder + "/cert.pem", url + "api/status"])
+        #expect(secure.status == 200 && secure.body.contains(#""state":"running""#), "\(secure)")
+        #expect(try await curl([url.replacingOccurrences(of: "https://", with: "http://") + "api/status"]).status != 200)
+
+        var broken = configuration
+        broken.tls = ServeConfiguration.TLSFiles(certificate: folder + "/missing.pem", key: folder + "/key.pem")
+        #expect(throws: CameraError.self) { try CameraServer(operator: CameraOperator(session: session), configuration: broken).start() }
     }
 }
