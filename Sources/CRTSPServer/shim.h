@@ -34,6 +34,19 @@ static inline gulong gstcam_rtsp_client_on_play_request(GstRTSPClient *client, g
     return g_signal_connect_data(client, "play-request", G_CALLBACK(callback), data, destroy, 0);
 }
 
+// A client's "closed" signal, and "pre-describe-request", whose answer other than GST_RTSP_STS_OK refuses the
+// request with that status.
+typedef void (*gstcam_rtsp_client_callback)(GstRTSPClient *client, gpointer data);
+static inline gulong gstcam_rtsp_client_on_closed(GstRTSPClient *client, gstcam_rtsp_client_callback callback,
+                                                  gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(client, "closed", G_CALLBACK(callback), data, destroy, 0);
+}
+typedef GstRTSPStatusCode (*gstcam_rtsp_pre_request_callback)(GstRTSPClient *client, GstRTSPContext *context, gpointer data);
+static inline gulong gstcam_rtsp_client_on_pre_describe_request(GstRTSPClient *client, gstcam_rtsp_pre_request_callback callback,
+                                                                gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(client, "pre-describe-request", G_CALLBACK(callback), data, destroy, 0);
+}
+
 // GST_BIN / GST_APP_SRC are cast macros.
 static inline GstBin *gstcam_rtsp_as_bin(GstElement *element) { return GST_BIN(element); }
 static inline gboolean gstcam_rtsp_is_app_src(GstElement *element) { return GST_IS_APP_SRC(element); }

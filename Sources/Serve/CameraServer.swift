@@ -45,7 +45,7 @@ public final class CameraServer: Sendable {
             if let port = configuration.rtspPort {
                 let branch = h264
                 let server = try RTSPServer(loop: loop, address: configuration.address, port: port,
-                                            credentials: configuration.credentials)
+                                            credentials: configuration.credentials, maxViewers: configuration.maxViewers)
                 made.rtsp = server
                 try server.mount(path: configuration.path, branch: branch, media: try PipelineFile.load("rtsp-h264.media"),
                                  authenticated: configuration.credentials != nil)
@@ -56,7 +56,7 @@ public final class CameraServer: Sendable {
                 made.http = try WebServer(loop: loop, address: configuration.address, port: port,
                                           credentials: configuration.credentials, cameraOperator: cameraOperator,
                                           mjpeg: branch, h264: h264, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" },
-                                          tls: configuration.tls)
+                                          tls: configuration.tls, maxViewers: configuration.maxViewers)
             }
         } catch {
             Self.stop(made)

@@ -28,10 +28,10 @@ final class RTSPServer: Sendable {
 
     /// Listens on `address`:`port` (0: any free port). With `credentials`, clients must authenticate (RTSP
     /// digest for a user/password; a token is the password of the user "token").
-    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?) throws {
+    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, maxViewers: Int = 16) throws {
         self.loop = loop
         self.address = address
-        let mounts = RTSPMounts()
+        let mounts = RTSPMounts(maxViewers: maxViewers)
         self.mounts = mounts
         let made: (Handles, Int) = try loop.sync {
             let server = gst_rtsp_server_new()!
@@ -55,6 +55,21 @@ final class RTSPServer: Sendable {
             }
             gstcam_rtsp_server_on_client_connected(server, { _, client, data in
                 guard let client, let data else { return }
+                let mounts = Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue()
+                mounts.clientConnected()
+                gstcam_rtsp_client_on_closed(client, { _, data in
+                    guard let data else { return }
+                    Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().clientClosed()
+                }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
+                    if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
+                })
+                // Past the limit, a new viewer is refused with 503 Service Unavailable when it asks for the stream.
+                gstcam_rtsp_client_on_pre_describe_request(client, { _, _, data in
+                    guard let data else { return GST_RTSP_STS_OK }
+                    return Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().isFull ? GST_RTSP_STS_SERVICE_UNAVAILABLE : GST_RTSP_STS_OK
+                }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
+                    if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
+                })
                 // A viewer starting to play gets a keyframe at once instead of waiting for the next one.
                 gstcam_rtsp_client_on_play_request(client, { _, _, data in
                     guard let data else { return }
@@ -123,6 +138,15 @@ final class RTSPServer: Sendable {
 /// The mounts of one server, also reached from its client signals (the keyframe request on PLAY).
 private final class RTSPMounts: Sendable {
     private let mounts = Mutex<[RTSPMount]>([])
+    private let clients = Mutex(0)
+    let maxViewers: Int
+
+    init(maxViewers: Int) { self.maxViewers = maxViewers }
+
+    func clientConnected() { clients.withLock { $0 += 1 } }
+    func clientClosed() { clients.withLock { $0 -= 1 } }
+    /// More clients are connected than viewers are allowed (the one asking is counted).
+    var isFull: Bool { clients.withLock { $0 } > maxViewers }
 
     func add(_ mount: RTSPMount) { mounts.withLock { $0.append(mount) } }
 

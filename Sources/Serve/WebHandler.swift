@@ -19,14 +19,16 @@ final class WebHandler: Sendable {
     private let cameraOperator: CameraOperator
     private let mjpeg: BranchFeed
     private let h264: BranchFeed
+    private let maxViewers: Int
     /// The WebRTC viewers, by address.
     private let webRTCViewers = Mutex<[ObjectIdentifier: WebRTCViewer]>([:])
     private let rtspURL: String?
     private let streams: MJPEGStreams
 
     init(loop: GLibLoop, credentials: ServeCredentials?, cameraOperator: CameraOperator, mjpeg: BranchFeed, h264: BranchFeed,
-         rtspURL: String?) {
+         rtspURL: String?, maxViewers: Int) {
         self.h264 = h264
+        self.maxViewers = maxViewers
         self.loop = loop
         self.credentials = credentials
         self.cameraOperator = cameraOperator
@@ -92,6 +94,7 @@ final class WebHandler: Sendable {
         case ("DELETE", let path) where path.hasPrefix("/photos/"):
             deletePhoto(named: String(path.dropFirst("/photos/".count)), request)
         case ("GET", "/stream.mjpg"):
+            guard liveViewers < maxViewers else { return refuseViewer(request) }
             streams.add(request)
         case ("GET", let path) where path.hasPrefix("/photos/"):
             servePhoto(named: String(path.dropFirst("/photos/".count)), request)
@@ -103,6 +106,14 @@ final class WebHandler: Sendable {
         }
     }
 
+    /// Live views now: Motion-JPEG streams and WebRTC viewers.
+    private var liveViewers: Int { streams.count + webRTCViewers.withLock { $0.count } }
+
+    private func refuseViewer(_ request: WebRequest) {
+        request.setHeader("Retry-After", "10")
+        request.respond(503, json: Self.errorJSON("This camera already has \(maxViewers) viewers; try again later."))
+    }
+
     func endStreams() {
         streams.endAll()
         for viewer in webRTCViewers.withLock({ Array($0.values) }) { viewer.close() }
@@ -112,6 +123,12 @@ final class WebHandler: Sendable {
     func webSocket(_ connection: OpaquePointer, request: WebRequest) {
         guard isAuthorized(request) else {
             soup_websocket_connection_close(connection, guint16(SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION.rawValue), "not authorized")
+            return
+        }
+        guard liveViewers < maxViewers else {
+            // 1013 "try again later" (RFC 6455's registry; libsoup names no constant for it).
+            soup_websocket_connection_close(connection, 1013,
+                                            "this camera already has \(maxViewers) viewers")
             return
         }
         do {

@@ -26,11 +26,11 @@ final class WebServer: Sendable {
     let port: Int
 
     init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameraOperator: CameraOperator,
-         mjpeg: BranchFeed, h264: BranchFeed, rtspURL: String?, tls: ServeConfiguration.TLSFiles? = nil) throws {
+         mjpeg: BranchFeed, h264: BranchFeed, rtspURL: String?, tls: ServeConfiguration.TLSFiles? = nil, maxViewers: Int = 16) throws {
         self.loop = loop
         self.address = address
         let handler = WebHandler(loop: loop, credentials: credentials, cameraOperator: cameraOperator, mjpeg: mjpeg, h264: h264,
-                                 rtspURL: rtspURL)
+                                 rtspURL: rtspURL, maxViewers: maxViewers)
         self.handler = handler
         let made: (Handles, Int) = try loop.sync {
             let server = gstcam_soup_server_new()!

@@ -30,6 +30,7 @@ enum ServeCommand: Command {
                              on the web `Authorization: Bearer TOKEN`, basic authentication, or ?token=TOKEN.
       --user USER:PASSWORD   Viewers must log in (RTSP digest, HTTP basic authentication).
       --bitrate KBPS         The H.264 bitrate in kbit/s (default 2000).
+      --max-viewers N        Viewers at once, per server (default 16): one more gets 503 Service Unavailable.
       --tls-cert FILE, --tls-key FILE
                              Serve the web page over HTTPS with this PEM certificate and key (RTSP stays plain).
       --duration SECONDS     Stop after this long (default: until Ctrl-C).
@@ -47,6 +48,7 @@ enum ServeCommand: Command {
         let token = try arguments.option("--token", as: "a token (not empty)") { ServeCredentials(token: $0) }
         let user = try arguments.option("--user", as: "USER:PASSWORD") { ServeCredentials(userAndPassword: $0) }
         if let bitrate = try arguments.int("--bitrate", minimum: 16) { serve.kbps = bitrate }
+        if let viewers = try arguments.int("--max-viewers", minimum: 1) { serve.maxViewers = viewers }
         let certificate = try arguments.option("--tls-cert"), key = try arguments.option("--tls-key")
         if (certificate == nil) != (key == nil) { throw UsageError("--tls-cert and --tls-key go together") }
         if let certificate, let key { serve.tls = ServeConfiguration.TLSFiles(certificate: certificate, key: key) }

@@ -72,6 +72,32 @@ import Testing
         #expect(try probe(url.replacingOccurrences(of: "rtsp://", with: "rtsp://token:s3cret@")) == "h264,320,240")
     }
 
+    /// Past the viewer limit a new RTSP client is refused with 503, and the web live view too; a viewer that
+    /// leaves makes room again.
+    @Test func viewersPastTheLimitAreRefusedWith503() async throws {
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        var configuration = ServeConfiguration(rtspPort: 0, httpPort: 0)
+        configuration.maxViewers = 1
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.rtspURL), web = try #require(server.httpURL)
+        let watching = try RTSPViewer.gstLaunch(url, protocol: "tcp", frames: nil)
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(try probe(url).contains("503"), "a second RTSP viewer is refused")
+        let stream = try ClientProcess("/usr/bin/curl", ["-s", "-m", "3", "-o", "/dev/null", web + "stream.mjpg"])
+        try await Task.sleep(for: .seconds(0.5))
+        let refused = try runProcess("/usr/bin/curl", ["-s", "-m", "3", "-w", "%{http_code}", "-o", "/dev/null", web + "stream.mjpg"],
+                                     environment: environmentWithoutCameras)
+        #expect(refused.output == "503", "a second live view is refused: \(refused.output)")
+        _ = stream.finish(within: 5)
+        killAndWait(watching.process)
+        _ = watching.finish(within: 0)
+        try await Task.sleep(for: .seconds(0.5))
+        #expect(try probe(url) == "h264,320,240", "room again once the first viewer left")
+    }
+
     private func probe(_ url: String) throws -> String {
         let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-timeout", "10000000", "-rtsp_transport", "tcp",
                                                          "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height",
