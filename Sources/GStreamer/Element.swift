@@ -23,7 +23,7 @@ public final class Element: @unchecked Sendable {
 
     deinit { gst_object_unref(pointer) }
 
-    var name: String { takeGString(gstcam_object_dup_name(pointer)) ?? "?" }
+    public var name: String { takeGString(gstcam_object_dup_name(pointer)) ?? "?" }
 
     public func set(_ name: String, _ value: Bool) { gstcam_set_bool(pointer, name, value ? 1 : 0) }
     public func set(_ name: String, _ value: Int32) { gstcam_set_int(pointer, name, value) }

@@ -19,12 +19,18 @@ public final class CameraServer: Sendable {
         var http: WebServer?
         var h264: BranchFeed?
         var mjpeg: BranchFeed?
+        var publisher: Publisher?
     }
 
     private let running = Mutex<Running?>(nil)
 
-    public init(operator cameraOperator: CameraOperator, configuration: ServeConfiguration = ServeConfiguration()) {
+    /// Told what publishing does ("publishing to …", "… stopped (…); trying again").
+    private let publishEvents: @Sendable (String) -> Void
+
+    public init(operator cameraOperator: CameraOperator, configuration: ServeConfiguration = ServeConfiguration(),
+                publishEvents: @escaping @Sendable (String) -> Void = { _ in }) {
         self.cameraOperator = cameraOperator
+        self.publishEvents = publishEvents
         self.configuration = configuration
     }
 
@@ -37,7 +43,7 @@ public final class CameraServer: Sendable {
         }
         let session = cameraOperator.session
         let loop = GLibLoop(name: "gstcam-serve")
-        var made = Running(loop: loop, rtsp: nil, http: nil, h264: nil, mjpeg: nil)
+        var made = Running(loop: loop, rtsp: nil, http: nil, h264: nil, mjpeg: nil, publisher: nil)
         do {
             // H.264 for RTSP and for the page's WebRTC view: one encode, made only while someone watches.
             let h264 = BranchFeed(try session.addNetworkBranch(try NetworkBranch.h264File(), kbps: configuration.kbps))
@@ -57,6 +63,9 @@ public final class CameraServer: Sendable {
                                           credentials: configuration.credentials, cameraOperator: cameraOperator,
                                           mjpeg: branch, h264: h264, rtspURL: made.rtsp.map { "rtsp://\(Self.host($0.address)):\($0.port)/\(configuration.path)" },
                                           tls: configuration.tls, maxViewers: configuration.maxViewers)
+            }
+            if let url = configuration.publish {
+                made.publisher = try Publisher(url: url, feed: h264, events: publishEvents)
             }
         } catch {
             Self.stop(made)
@@ -92,6 +101,7 @@ public final class CameraServer: Sendable {
     }
 
     private static func stop(_ made: Running) {
+        made.publisher?.stop()
         made.rtsp?.stop()
         made.http?.stop()
         made.h264?.remove()

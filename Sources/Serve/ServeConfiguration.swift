@@ -12,6 +12,8 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var credentials: ServeCredentials?
     /// The H.264 bitrate, in kbit/s.
     public var kbps: Int
+    /// A media server to push the stream to (rtsp:// with ANNOUNCE/RECORD, or rtmp://), reconnecting with back-off.
+    public var publish: String?
     /// Viewers each server takes at once (RTSP clients; live views of the page); one more is refused with 503.
     public var maxViewers = 16
     /// With a certificate, the web server speaks HTTPS only (RTSP stays plain).

@@ -30,6 +30,8 @@ enum ServeCommand: Command {
                              on the web `Authorization: Bearer TOKEN`, basic authentication, or ?token=TOKEN.
       --user USER:PASSWORD   Viewers must log in (RTSP digest, HTTP basic authentication).
       --bitrate KBPS         The H.264 bitrate in kbit/s (default 2000).
+      --publish URL          Also push the stream to a media server that fans it out: rtsp://… (ANNOUNCE/RECORD,
+                             e.g. MediaMTX) or rtmp://…; retried with back-off while the server is away.
       --max-viewers N        Viewers at once, per server (default 16): one more gets 503 Service Unavailable.
       --tls-cert FILE, --tls-key FILE
                              Serve the web page over HTTPS with this PEM certificate and key (RTSP stays plain).
@@ -49,6 +51,7 @@ enum ServeCommand: Command {
         let user = try arguments.option("--user", as: "USER:PASSWORD") { ServeCredentials(userAndPassword: $0) }
         if let bitrate = try arguments.int("--bitrate", minimum: 16) { serve.kbps = bitrate }
         if let viewers = try arguments.int("--max-viewers", minimum: 1) { serve.maxViewers = viewers }
+        serve.publish = try arguments.option("--publish")
         let certificate = try arguments.option("--tls-cert"), key = try arguments.option("--tls-key")
         if (certificate == nil) != (key == nil) { throw UsageError("--tls-cert and --tls-key go together") }
         if let certificate, let key { serve.tls = ServeConfiguration.TLSFiles(certificate: certificate, key: key) }
@@ -57,14 +60,18 @@ enum ServeCommand: Command {
         try arguments.finish()
         if token != nil, user != nil { throw UsageError("give either --token or --user, not both") }
         serve.credentials = token ?? user
-        if serve.rtspPort == nil, serve.httpPort == nil { throw UsageError("--rtsp off and --http off leave nothing to serve") }
+        if serve.rtspPort == nil, serve.httpPort == nil, serve.publish == nil {
+            throw UsageError("--rtsp off and --http off (without --publish) leave nothing to serve")
+        }
         if let problem = serve.problem() { throw UsageError(problem) }
 
         let choice = try camera.modeChoice(for: .preview)
         camera.configuration = choice.configuration
         var session = try CameraSession(configuration: choice.configuration)
         let cameraOperator = CameraOperator(session: session)
-        let server = CameraServer(operator: cameraOperator, configuration: serve)
+        let server = CameraServer(operator: cameraOperator, configuration: serve) { event in
+            report(json ? JSONOutput.line(EventRecord(event: "publish", message: event)) : "gstcam: \(event)", json: json)
+        }
         let current = CurrentSession(session)
         let stop: @Sendable () -> Void = { current.stop() }
         let interrupt = Interrupt(stop)
