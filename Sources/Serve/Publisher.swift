@@ -56,6 +56,7 @@ public final class Publisher: Sendable {
         guard started else { feed.unsubscribe(subscription); return }
         if pipeline.setState(GST_STATE_PLAYING) == .failure { return lost("the pipeline would not start") }
         let thread = Thread { [weak self] in
+            let started = ContinuousClock.now
             var announced = false
             while true {
                 let message = bus.pop(timeout: 200_000_000)
@@ -65,13 +66,14 @@ public final class Publisher: Sendable {
                     return self.lost(error.message)
                 case .endOfStream?:
                     return self.lost("the server ended the stream")
-                case .stateChanged(let source, _, .playing)? where !announced && source == pipeline.name:
-                    // The whole pipeline plays only once the server took the stream (RECORD, or RTMP's publish).
+                default:
+                    break
+                }
+                // Three seconds without an error: the server took the stream (a refused connection fails at once).
+                if !announced, ContinuousClock.now - started > .seconds(3) {
                     announced = true
                     self.failures.store(0, ordering: .relaxed)
                     self.events("publishing to \(self.url)")
-                default:
-                    break
                 }
             }
         }
