@@ -6,14 +6,12 @@ public enum BusMessage: Sendable, Equatable {
     case error(BusError)
     case warning(source: String, message: String)
     case endOfStream(source: String)
-    case stateChanged(source: String, from: GstStateName, to: GstStateName)
     case application(name: String)
-    /// A child's message that a bin with `message-forward` passed up, e.g. the EOS of one branch's sink
-    /// (a bin otherwise holds EOS back until all its sinks are done).
-    indirect case forwarded(BusMessage)
     case other
 
-    init(_ message: UnsafeMutablePointer<GstMessage>) {
+    /// Copies `message` out. `scopes` are elements (bins) to place an error's source in: `BusError.scope` is the
+    /// index of the first that is the source or holds it, e.g. a branch whose errors its owner handles.
+    init(_ message: UnsafeMutablePointer<GstMessage>, scopes: [Element] = []) {
         let source = gstcam_message_source(message).flatMap { takeGString(gstcam_object_dup_name($0)) } ?? "?"
         switch gstcam_message_type(message) {
         case GST_MESSAGE_ERROR:
@@ -25,6 +23,7 @@ public enum BusMessage: Sendable, Equatable {
                 source: source,
                 origin: origin.map { UInt(bitPattern: $0) } ?? 0,
                 fromDetachedElement: origin.map(Self.isDetached) ?? false,
+                scope: origin.flatMap { source in scopes.firstIndex { Self.isWithin(source, $0) } },
                 domain: error.flatMap { g_quark_to_string(gstcam_error_domain($0)) }.map { String(cString: $0) } ?? "",
                 code: error.map { gstcam_error_code($0) } ?? 0,
                 message: error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error",
@@ -39,19 +38,6 @@ public enum BusMessage: Sendable, Equatable {
             if let error { g_error_free(error) }
         case GST_MESSAGE_EOS:
             self = .endOfStream(source: source)
-        case GST_MESSAGE_STATE_CHANGED:
-            var old = GST_STATE_VOID_PENDING, new = GST_STATE_VOID_PENDING
-            gst_message_parse_state_changed(message, &old, &new, nil)
-            self = .stateChanged(source: source, from: GstStateName(old), to: GstStateName(new))
-        case GST_MESSAGE_ELEMENT:
-            guard let structure = gst_message_get_structure(message),
-                  String(cString: gst_structure_get_name(structure)) == "GstBinForwarded",
-                  let value = gst_structure_get_value(structure, "message"),
-                  let inner = g_value_get_boxed(value) else {
-                self = .other
-                return
-            }
-            self = .forwarded(BusMessage(inner.assumingMemoryBound(to: GstMessage.self)))
         case GST_MESSAGE_APPLICATION:
             let name = gst_message_get_structure(message).flatMap { gst_structure_get_name($0) }.map { String(cString: $0) }
             self = .application(name: name ?? "")
@@ -62,6 +48,12 @@ public enum BusMessage: Sendable, Equatable {
 }
 
 extension BusMessage {
+    /// Whether `object` is `scope` or inside it (at any depth: autovideosink's child inside a branch's bin).
+    static func isWithin(_ object: UnsafeMutablePointer<GstObject>, _ scope: Element) -> Bool {
+        let ancestor = UnsafeMutableRawPointer(scope.pointer).assumingMemoryBound(to: GstObject.self)
+        return object == ancestor || gst_object_has_as_ancestor(object, ancestor) != 0
+    }
+
     /// An element that is in no bin (it was removed, e.g. a camera source replaced by a switch) and is not a
     /// pipeline itself. The message holds a reference to it, so asking is safe.
     static func isDetached(_ object: UnsafeMutablePointer<GstObject>) -> Bool {
@@ -82,24 +74,11 @@ public struct BusError: Sendable, Equatable {
     public let origin: UInt
     /// Posted by an element no longer in the pipeline: a late word from something already replaced.
     public let fromDetachedElement: Bool
+    /// Which of the scopes the message was read with holds the source (see `BusMessage.init`), if any.
+    public let scope: Int?
     /// GStreamer's error domain (quark name) and code.
     public let domain: String
     public let code: Int32
     public let message: String
     public let debug: String?
-}
-
-/// A GstState as a Sendable Swift value.
-public enum GstStateName: String, Sendable {
-    case voidPending = "VOID_PENDING", null = "NULL", ready = "READY", paused = "PAUSED", playing = "PLAYING"
-
-    init(_ state: GstState) {
-        switch state {
-        case GST_STATE_NULL: self = .null
-        case GST_STATE_READY: self = .ready
-        case GST_STATE_PAUSED: self = .paused
-        case GST_STATE_PLAYING: self = .playing
-        default: self = .voidPending
-        }
-    }
 }

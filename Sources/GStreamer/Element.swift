@@ -23,7 +23,6 @@ public final class Element: @unchecked Sendable {
 
     deinit { gst_object_unref(pointer) }
 
-    public var name: String { takeGString(gstcam_object_dup_name(pointer)) ?? "?" }
 
     public func set(_ name: String, _ value: Bool) { gstcam_set_bool(pointer, name, value ? 1 : 0) }
     public func set(_ name: String, _ value: Int32) { gstcam_set_int(pointer, name, value) }
@@ -94,11 +93,5 @@ public enum StateChangeResult: Equatable {
         case GST_STATE_CHANGE_NO_PREROLL: self = .noPreroll
         default: self = .failure
         }
-    }
-}
-
-extension GstState {
-    var name: String {
-        gst_element_state_get_name(self).map { String(cString: $0) } ?? "\(rawValue)"
     }
 }

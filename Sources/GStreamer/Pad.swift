@@ -11,8 +11,6 @@ public final class Pad: @unchecked Sendable {
 
     deinit { gst_object_unref(pointer) }
 
-    var name: String { takeGString(gstcam_object_dup_name(pointer)) ?? "?" }
-
     /// The pad this one is linked to.
     public var peer: Pad? { gst_pad_get_peer(pointer).map { Pad(owning: $0) } }
 
@@ -60,7 +58,7 @@ private final class ProbeHandler: Sendable {
     init(_ body: @escaping @Sendable (ProbeData) -> GstPadProbeReturn) { self.body = body }
 }
 
-public enum PadLinkResult: Equatable {
+public enum PadLinkResult: Equatable, Sendable {
     case ok, wrongHierarchy, wasLinked, wrongDirection, noFormat, noSchedule, refused
 
     init(_ value: GstPadLinkReturn) {

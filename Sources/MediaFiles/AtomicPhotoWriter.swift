@@ -28,9 +28,11 @@ private let temporaryFileCounter = Atomic<Int>(0)
 /// `PhotoStream` instead (`PhotoOutput` chooses), anything else that is not a file is refused.
 ///
 /// Use: `let writer = try AtomicPhotoWriter(finalPath:collision:)` before starting any camera work (it
-/// checks the directory and reserves the temporary file), point the encoder's filesink at
-/// `writer.temporaryPath`, then `try writer.commit()` — or `writer.discard()` if the capture failed.
-/// `commit` removes the temporary file when it throws, so after either call nothing is left behind.
+/// checks the directory and reserves the temporary file), write the encoded image to `writer.temporaryPath`
+/// (`write(_:to:collision:format:)` does both from memory), then `try writer.commit()` — or `writer.discard()`
+/// if the capture failed. `commit` removes the temporary file when it throws, so after either call nothing is
+/// left behind. Temporary files that killed processes left in a folder are removed the first time this process
+/// writes there (`removeStaleTemporaryFiles`).
 public struct AtomicPhotoWriter: Sendable {
     /// Where the photo is meant to end up (with `.addSuffix`, `commit` may choose `name_N` instead).
     let finalPath: String
@@ -53,6 +55,7 @@ public struct AtomicPhotoWriter: Sendable {
             throw .outputNotWritable(path: finalPath, reason: "it names a directory, not a file")
         }
         try Self.checkDirectory(directory, for: finalPath)
+        Self.removeStaleTemporaryFilesOnce(in: directory)
         if SystemCalls.nameExists(finalPath) {  // a dangling symbolic link counts: link(2) would refuse it too
             // What the name leads to: a symbolic link itself may be replaced (rename never touches its target),
             // but only when it leads to a photo file or nowhere; a pipe, device or socket is never replaced.
@@ -79,9 +82,7 @@ public struct AtomicPhotoWriter: Sendable {
                       format: PhotoFormat? = nil) throws(CameraError) -> String {
         let writer = try AtomicPhotoWriter(finalPath: finalPath, collision: collision, format: format)
         do {
-            let descriptor = try SystemCalls.open(writer.temporaryPath, O_WRONLY | O_TRUNC)
-            defer { SystemCalls.close(descriptor) }
-            try SystemCalls.writeAll(descriptor, bytes)
+            try FileDescriptor.open(writer.temporaryPath, O_WRONLY | O_TRUNC).writeAll(bytes)
         } catch {
             writer.discard()
             throw .writeFailed(path: finalPath, errno: error.code)
@@ -150,8 +151,7 @@ public struct AtomicPhotoWriter: Sendable {
             let number = nextTemporaryNumber()
             let path = FilePath.join(directory, ".\(name)\(temporaryMarker)\(getpid())-\(number)")
             do {
-                let descriptor = try SystemCalls.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o666)
-                SystemCalls.close(descriptor)
+                try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o666).close()
                 return path
             } catch where error.code == EEXIST {
                 continue  // left by an earlier process with our pid
@@ -164,10 +164,9 @@ public struct AtomicPhotoWriter: Sendable {
     /// fsync the temporary file and check it holds a whole image of the expected format.
     private func checkWrittenImage() throws(CameraError) {
         do throws(Errno) {
-            let descriptor = try SystemCalls.open(temporaryPath, O_RDONLY)
-            defer { SystemCalls.close(descriptor) }
-            try SystemCalls.fsync(descriptor)
-            let bytes = try FileBytes(descriptor: descriptor)
+            let file = try FileDescriptor.open(temporaryPath, O_RDONLY)
+            try file.sync()
+            let bytes = FileBytes(descriptor: file.rawValue, count: Int(try file.status().st_size))
             let complete = switch format {
             case .jpeg: JPEGReader.isComplete(bytes)
             case .png: PNGReader.isComplete(bytes)
@@ -234,9 +233,7 @@ public struct AtomicPhotoWriter: Sendable {
     /// in a state a crash could lose, so the error's "nothing was saved" stays true.
     private func syncDirectory(of savedPath: String) throws(CameraError) {
         do {
-            let descriptor = try SystemCalls.open(FilePath.directory(of: savedPath), O_RDONLY | O_DIRECTORY)
-            defer { SystemCalls.close(descriptor) }
-            try SystemCalls.fsync(descriptor)
+            try FileDescriptor.open(FilePath.directory(of: savedPath), O_RDONLY | O_DIRECTORY).sync()
         } catch where error.code == EINVAL || error.code == EROFS {
             return  // the file system cannot sync directories; the rename is as durable as it gets
         } catch {
@@ -246,6 +243,15 @@ public struct AtomicPhotoWriter: Sendable {
     }
 
     // MARK: - Leftovers
+
+    /// The folders this process has cleaned already: once per folder is enough (a burst writes many photos to one
+    /// folder, and listing a large Pictures folder for each would cost more than the photo).
+    private static let cleanedDirectories = Mutex<Set<String>>([])
+
+    static func removeStaleTemporaryFilesOnce(in directory: String) {
+        guard cleanedDirectories.withLock({ $0.insert(directory).inserted }) else { return }
+        removeStaleTemporaryFiles(in: directory)
+    }
 
     /// Removes temporary files that processes no longer running left in `directory` (e.g. killed
     /// mid-capture); returns their paths. Files of running processes are kept: they are being written.
@@ -274,6 +280,4 @@ public struct AtomicPhotoWriter: Sendable {
     static func nextTemporaryNumber() -> Int {
         temporaryFileCounter.add(1, ordering: .relaxed).newValue
     }
-
-    static func isTemporaryFileName(_ name: String) -> Bool { temporaryFileOwner(name) != nil }
 }

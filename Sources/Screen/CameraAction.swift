@@ -61,7 +61,7 @@ public struct CameraActionOutcome: Sendable, Equatable {
     /// The photo a capture saved.
     public var photo: Photo?
     /// The point the focus square goes to, for a click.
-    public var focusPoint: NormalizedPoint?
+    var focusPoint: NormalizedPoint?
 
     public init(message: String, isError: Bool = false, photo: Photo? = nil, focusPoint: NormalizedPoint? = nil) {
         self.message = message

@@ -43,7 +43,7 @@ public final class CameraOperator: Sendable {
     }
 
     /// The camera's name as the status line shows it.
-    public var cameraName: String {
+    var cameraName: String {
         session.cameraName ?? (session.device ?? "Test pattern")
     }
 
@@ -65,7 +65,7 @@ public final class CameraOperator: Sendable {
 
     /// Closes the camera's controls (an open file of the device) until the next action needs them: a driver such
     /// as vivid reconnects after a disconnect only once every file of the device is closed.
-    public func releaseControls() {
+    func releaseControls() {
         state.withLock { state in
             state.controls = nil
             state.controlsDevice = nil
@@ -122,7 +122,7 @@ public final class CameraOperator: Sendable {
     }
 
     /// "Camera · 640×480 · 30.0 fps · 1× · torch off · AF-C"
-    public func statusLine() -> String {
+    func statusLine() -> String {
         let status = status()
         let fps = (status.framesPerSecond * 10).rounded() / 10
         var parts = [status.camera, "\(status.width)×\(status.height)", "\(fps) fps", Zoom(factor: status.zoom).description]

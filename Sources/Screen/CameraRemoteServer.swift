@@ -80,7 +80,7 @@ public final class CameraRemoteServer: Sendable {
     /// Moves the socket to `newPath` (after a camera switch, the socket of the camera now streaming), unless a
     /// live session already listens there. rename(2) keeps the listening socket; clients connect by path.
     @discardableResult
-    public func move(to newPath: String) -> Bool {
+    func move(to newPath: String) -> Bool {
         if case .connected = CameraRemoteClient.connect(to: newPath) { return false }
         return currentPath.withLock { path in
             guard path != newPath, rename(path, newPath) == 0 else { return path == newPath }

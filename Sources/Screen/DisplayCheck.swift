@@ -4,9 +4,10 @@ import Foundation
 import Glibc
 import Synchronization
 import GStreamer
+import LinuxSystem
 
 /// A display server a window can be opened on.
-public enum DisplayServer: Sendable, Equatable {
+enum DisplayServer: Sendable, Equatable {
     /// `DISPLAY` (e.g. ":0"), answering.
     case x11(display: String)
     /// `WAYLAND_DISPLAY` (e.g. "wayland-0"), answering.
@@ -16,8 +17,8 @@ public enum DisplayServer: Sendable, Equatable {
 /// Whether the display the environment names answers, checked before a window is chosen: a `DISPLAY` whose server
 /// is gone makes autovideosink walk its ranks into a framebuffer sink that crashes (DirectFB), and ximagesink
 /// fail with a bare "refused the state change".
-public enum DisplayCheck {
-    public enum Outcome: Sendable, Equatable {
+enum DisplayCheck {
+    enum Outcome: Sendable, Equatable {
         /// Neither `DISPLAY` nor `WAYLAND_DISPLAY` is set.
         case noDisplay
         case answers(DisplayServer)
@@ -32,7 +33,7 @@ public enum DisplayCheck {
     }
 
     /// Wayland first (a Wayland session's DISPLAY is XWayland, the lesser choice), then X11.
-    public static func check(_ environment: [String: String]) -> Outcome {
+    static func check(_ environment: [String: String]) -> Outcome {
         var silent: Outcome?
         if let name = environment["WAYLAND_DISPLAY"], !name.isEmpty {
             let runtime = environment["XDG_RUNTIME_DIR"] ?? ""
@@ -83,9 +84,10 @@ public enum DisplayCheck {
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
+        let made = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard made >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
+        let socketFile = FileDescriptor(owning: made)  // closed when the check returns
+        let fd = socketFile.rawValue
         let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + bytes.count)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
@@ -104,9 +106,10 @@ public enum DisplayCheck {
             return "the host \(host) is not known"
         }
         defer { freeaddrinfo(list) }
-        let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
+        let made = socket(first.pointee.ai_family, first.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard made >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
+        let socketFile = FileDescriptor(owning: made)  // closed when the check returns
+        let fd = socketFile.rawValue
         if connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 {
             guard errno == EINPROGRESS else { return "\(host):\(port): \(String(cString: strerror(errno)))" }
             var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
@@ -149,9 +152,9 @@ public enum DisplayCheck {
 
 /// The video sinks the camera screen opens a window with, tried in order, instead of autovideosink's rank walk
 /// (which can end in a framebuffer sink that crashes when the display is unusable).
-public enum WindowSink {
-    public static let x11 = ["xvimagesink", "ximagesink", "glimagesink"]
-    public static let wayland = ["waylandsink", "glimagesink"]
+enum WindowSink {
+    static let x11 = ["xvimagesink", "ximagesink", "glimagesink"]
+    static let wayland = ["waylandsink", "glimagesink"]
 
     /// The first sink of the list for `server` that is installed and opens the display (reaches READY), or why
     /// none did (each sink's own words, e.g. "xvimagesink: Could not initialise Xv output").
@@ -188,6 +191,6 @@ public enum WindowSink {
 }
 
 /// Why no window sink could be used: one line per sink tried.
-public struct WindowSinkFailure: Error, Sendable, Equatable {
-    public let reasons: [String]
+struct WindowSinkFailure: Error, Sendable, Equatable {
+    let reasons: [String]
 }

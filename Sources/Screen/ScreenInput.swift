@@ -1,6 +1,6 @@
 import Controls
 /// What the person at the camera screen did: a window's navigation events, or keys typed in a terminal.
-public enum ScreenInput: Sendable, Equatable {
+enum ScreenInput: Sendable, Equatable {
     /// A primary mouse button press at a point of the picture (0…1 from the left and from the top).
     case click(NormalizedPoint)
     /// Mouse wheel: positive steps scroll up (zoom in), negative down.

@@ -7,7 +7,6 @@ extension CameraSession {
     /// pipeline. Parameters every network branch file may use: `keyframe_interval` (frames, about a second),
     /// `kbps`/`bps` (the H.264 bitrate) and `quality` (JPEG).
     public func addNetworkBranch(_ file: PipelineFile, kbps: Int = 2000, jpegQuality: Int = 80) throws -> NetworkBranch {
-        let pipeline = try runningPipeline()
         let framesPerSecond = max(1, Int(configuration.framerate.value.rounded()))
         let parameters = [
             "keyframe_interval": "\(framesPerSecond)",
@@ -15,7 +14,7 @@ extension CameraSession {
             "bps": "\(kbps * 1000)",
             "quality": "\(min(100, max(1, jpegQuality)))",
         ]
-        return try NetworkBranch(pipeline: pipeline.pipeline, tee: pipeline.tee, file: file, parameters: parameters)
+        return try NetworkBranch(session: self, file: file, parameters: parameters)
     }
 
     /// The frame current now as a JPEG, from the photo branch (zero shutter lag, nothing written to disk): what

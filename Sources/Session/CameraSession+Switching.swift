@@ -102,10 +102,13 @@ extension CameraSession {
             }
             throw error
         }
-        shared.withLock {
-            $0.pipeline?.device = device
-            $0.pipeline?.cameraName = camera.name
-            $0.pipeline?.manufacturer = CameraManufacturer.of(device: device)
+        let manufacturer = CameraManufacturer.of(device: device)
+        shared.withLock { shared in
+            shared.updateRunning { running in
+                running.pipeline.device = device
+                running.pipeline.cameraName = camera.name
+                running.pipeline.manufacturer = manufacturer
+            }
         }
         // Digital zoom is kept; the optical part follows the new camera's lens.
         let rezoomed = try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
@@ -126,16 +129,10 @@ extension CameraSession {
         return source
     }
 
-    /// Blocks the source's output, stops the source (its camera is released) and takes it out of the pipeline.
+    /// Stops the source (its camera is released), unlinks it and takes it out of the pipeline. No blocking probe
+    /// first: a stalled camera never reaches one, and going to NULL stops the source's streaming thread anyway.
     private func detach(_ source: Element, output: Pad, downstream: Pad, from pipeline: Element) {
-        let blocked = OneShot<Void>()
-        let probe = output.addProbe(GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM) { _ in
-            blocked.succeed(())
-            return GST_PAD_PROBE_OK
-        }
-        // A stalled camera never reaches the probe; going to NULL unblocks and stops it either way.
         source.setState(GST_STATE_NULL)
-        output.removeProbe(probe)
         output.unlink(from: downstream)
         _ = pipeline.remove(source)
     }
@@ -143,8 +140,8 @@ extension CameraSession {
     /// Adds `source`, links it and starts it; returns once its first buffer has passed.
     private func attach(_ source: Element, to downstream: Pad, in pipeline: Element, device: String) async throws {
         let sourceSwitch = SourceSwitch(target: device, origin: UInt(bitPattern: source.pointer))
-        shared.withLock { $0.sourceSwitch = sourceSwitch }
-        defer { shared.withLock { $0.sourceSwitch = nil } }
+        shared.withLock { $0.updateRunning { $0.sourceSwitch = sourceSwitch } }
+        defer { shared.withLock { $0.updateRunning { $0.sourceSwitch = nil } } }
         guard pipeline.add(source), let output = source.staticPad("src"), output.link(to: downstream) == .ok else {
             throw CameraError.negotiationFailed(device: device, detail: "the new source could not be linked")
         }
@@ -169,6 +166,6 @@ extension CameraSession {
         }
         try await sourceSwitch.started.value(timeout: configuration.startTimeout, what: "The first frame from \(device)")
         output.removeProbe(eosGuard)
-        shared.withLock { $0.pipeline?.sourceOrigin = sourceSwitch.origin }
+        shared.withLock { $0.updateRunning { $0.pipeline.sourceOrigin = sourceSwitch.origin } }
     }
 }

@@ -14,8 +14,8 @@ import PipelineFiles
 /// branch only that way: the tee's own pushes to the branch's pad are dropped (its events still pass), so the
 /// encoder works only for photos and the preview is never held back.
 ///
-/// It is the session's photo branch file with its file sink swapped for an appsink: encoded images arrive in
-/// memory and are saved by `AtomicPhotoWriter`, whose errors (ENOSPC, a vanished folder) name the file.
+/// The branch file ends in an appsink: encoded images arrive in memory and are saved by `PhotoOutput`
+/// (`AtomicPhotoWriter`), whose errors (ENOSPC, a vanished folder) name the photo's file.
 final class PhotoBranch: Sendable {
     /// One encoded image, copied out of its GStreamer buffer.
     struct EncodedImage: Sendable {
@@ -40,32 +40,32 @@ final class PhotoBranch: Sendable {
 
     private let state = Mutex(State())
     private let pipeline: Element
-    private let tee: Element
-    private let bin: Element
-    private let teePad: Pad
-    private let branchInput: Pad
+    private let branch: TeeBranch
     private let tagger: Element?
     private let photographed: PhotographedFrames
-    private let teeInput: Pad
-    /// The id of the probe on `teeInput` (0: none yet).
-    private let inputProbe = Atomic<UInt>(0)
 
     /// The name the photo branch file gives its appsink (pipelines/README.md).
     static let sinkName = "photo-sink"
 
-    /// Parses `branch` (which ends in an appsink named `photo-sink`) and links it to a new pad of `tee`.
-    init(pipeline: Element, tee: Element, branch: PipelineFile, parameters: [String: String],
+    /// The bin's input; frames are pushed into it directly (`encode`).
+    private var branchInput: Pad { branch.input }
+
+    /// Parses `file` (which ends in an appsink named `photo-sink`) and hangs it off the tee through `branches`.
+    init(pipeline: Element, tee: Element, branches: TeeBranches, file: PipelineFile, parameters: [String: String],
          photographed: PhotographedFrames) throws {
-        let bin = try PipelineParser.parseBin(try branch.description(with: parameters), file: branch.path)
+        let bin = try PipelineParser.parseBin(try file.description(with: parameters), file: file.path)
         guard let sink = bin.child(named: Self.sinkName) else {
-            throw CameraError.missingPipelineElement(file: branch.path, name: Self.sinkName,
+            throw CameraError.missingPipelineElement(file: file.path, name: Self.sinkName,
                                                      purpose: "the appsink that receives each encoded photo")
         }
         guard gstcam_is_app_sink(sink.pointer) != 0 else {
-            throw CameraError.badPipelineFile(file: branch.path, detail: "the element named \"\(Self.sinkName)\" must be an appsink")
+            throw CameraError.badPipelineFile(file: file.path, detail: "the element named \"\(Self.sinkName)\" must be an appsink")
         }
-        guard let branchInput = bin.staticPad("sink") else {
-            throw CameraError.badPipelineFile(file: branch.path, detail: "the branch must start with an unlinked sink pad and end in \(Self.sinkName)")
+        guard let input = bin.staticPad("sink") else {
+            throw CameraError.badPipelineFile(file: file.path, detail: "the branch must start with an unlinked sink pad and end in \(Self.sinkName)")
+        }
+        guard let teeInput = tee.staticPad("sink") else {
+            throw CameraError.badPipelineFile(file: file.path, detail: "the tee \"split\" has no input pad")
         }
         // Every frame sent for a photo must arrive, whatever the file says: no dropping, no waiting for the
         // clock or for preroll, no encoded photo kept around.
@@ -74,37 +74,26 @@ final class PhotoBranch: Sendable {
         sink.set("emit-signals", false)
         sink.set("drop", false)
         sink.set("enable-last-sample", false)
-        guard let teePad = tee.requestPad("src_%u") else {
-            throw CameraError.badPipelineFile(file: branch.path, detail: "the tee \"split\" gave no new branch pad")
+        do {
+            // Frames enter only as photos ask for them (`encode`): the tee's own pushes are dropped (its events
+            // pass), from before the link on.
+            branch = try branches.attach(bin, input: input) { teePad in
+                teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in GST_PAD_PROBE_DROP }
+            }
+        } catch .noTeePad {
+            throw CameraError.badPipelineFile(file: file.path, detail: "the tee \"split\" gave no new branch pad")
+        } catch .notAdded, .notStarted {
+            throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the photo branch of \(file.path) could not join the pipeline")
+        } catch {
+            throw CameraError.negotiationFailed(device: nil, detail: "the photo branch of \(file.path) could not be linked to the tee")
         }
         self.pipeline = pipeline
-        self.tee = tee
-        self.bin = bin
-        self.teePad = teePad
-        self.branchInput = branchInput
         self.photographed = photographed
         tagger = bin.child(named: "tagger")
-        guard let teeInput = tee.staticPad("sink") else {
-            tee.releaseRequestPad(teePad)
-            throw CameraError.badPipelineFile(file: branch.path, detail: "the tee \"split\" has no input pad")
-        }
-        self.teeInput = teeInput
         AppSink.setSampleHandler(sink) { [weak self] sample in self?.receive(sample) }
-        teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in GST_PAD_PROBE_DROP }
-        let probe = teeInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
+        teeInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
             if let self, let buffer = probe.buffer { self.frameArrived(buffer) }
             return GST_PAD_PROBE_OK
-        }
-        inputProbe.store(probe, ordering: .relaxed)
-        guard pipeline.add(bin) else {
-            tee.releaseRequestPad(teePad)
-            throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the photo branch could not join the pipeline")
-        }
-        // Running before linked: linking sends RECONFIGURE upstream, and the source's renegotiation must find
-        // the branch's pads active (an inactive branch answers caps queries with nothing: not-negotiated).
-        guard bin.syncStateWithParent(), teePad.link(to: branchInput) == .ok else {
-            remove()
-            throw CameraError.negotiationFailed(device: nil, detail: "the photo branch could not be linked to the tee")
         }
     }
 
@@ -211,17 +200,6 @@ final class PhotoBranch: Sendable {
 
     deinit {
         abort(CameraError.notRunning(state: "stopped"))
-    }
-
-    /// Unlinks and removes the branch.
-    func remove() {
-        let probe = inputProbe.exchange(0, ordering: .relaxed)
-        if probe != 0 { teeInput.removeProbe(probe) }
-        abort(CameraError.notRunning(state: "stopped"))
-        teePad.unlink(from: branchInput)
-        tee.releaseRequestPad(teePad)
-        bin.setState(GST_STATE_NULL)
-        _ = pipeline.remove(bin)
     }
 
     /// Runs on the branch's streaming thread for each encoded image.

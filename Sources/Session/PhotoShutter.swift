@@ -16,13 +16,15 @@ final class PhotoShutter: Sendable {
     private let state = Mutex(State())
     private let pipeline: Element
     private let tee: Element
+    private let branches: TeeBranches
     private let files: [PhotoFormat: PipelineFile]
     private let parameters: [PhotoFormat: [String: String]]
     private let photographed = PhotographedFrames()
 
-    init(pipeline: Element, tee: Element, files: [PhotoFormat: PipelineFile], jpegQuality: Int) {
+    init(pipeline: Element, tee: Element, branches: TeeBranches, files: [PhotoFormat: PipelineFile], jpegQuality: Int) {
         self.pipeline = pipeline
         self.tee = tee
+        self.branches = branches
         self.files = files
         parameters = [.jpeg: ["quality": "\(min(100, max(1, jpegQuality)))"], .png: [:]]
         // A branch that cannot be made (e.g. jifmux not installed) must not stop the preview: the first
@@ -35,7 +37,7 @@ final class PhotoShutter: Sendable {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
             if let branch = state.branches[format] { return branch }
-            let branch = try PhotoBranch(pipeline: pipeline, tee: tee, branch: files[format]!,
+            let branch = try PhotoBranch(pipeline: pipeline, tee: tee, branches: branches, file: files[format]!,
                                          parameters: parameters[format] ?? [:], photographed: photographed)
             state.branches[format] = branch
             return branch

@@ -11,7 +11,7 @@ import Session
 /// then, its device closed, which is also what lets a driver like vivid reconnect (it does when the last
 /// handle closes). The window shows a dark waiting picture (pipelines/waiting.pipeline) with the message; the
 /// terminal shows the message instead of the picture; stderr gets a line either way.
-extension PreviewScreen {
+extension CameraScreen {
     /// What the screen says while it waits: a stalled camera is still there, any other lost one is gone.
     static func waitingMessage(for error: CameraError) -> String {
         if case .stalled = error { return "No frames from the camera — waiting for it" }
@@ -106,15 +106,7 @@ extension PreviewScreen {
         configuration.device = camera.path
         guard let candidate = try? CameraSession(configuration: configuration) else { return false }
         _ = try? candidate.setZoom(session.zoom)
-        guard startHelper(candidate) else { return false }
-        surface?.follow(candidate)
-        do {
-            try await candidate.start()
-        } catch {
-            stopHelper(candidate)
-            Standard.error.write("gstcam: \(camera.path) is listed again but does not stream yet: \(error)\n")
-            return false
-        }
+        guard await startShown(candidate, failure: "\(camera.path) is listed again but does not stream yet") else { return false }
         guard !isOver else {
             stopHelper(candidate)
             return false
@@ -126,21 +118,29 @@ extension PreviewScreen {
 
     /// The dark picture with the message, in a window, while the camera is gone (nil without a window).
     private func startWaitingPicture() async -> CameraSession? {
-        guard configuration.displaySink != nil, let surface else { return nil }
+        guard configuration.displaySink != nil, surface != nil else { return nil }
         var waiting = configuration
         waiting.pipeline = "waiting"
         waiting.device = nil
         waiting.controls = []
-        guard let picture = try? CameraSession(configuration: waiting), startHelper(picture) else { return nil }
-        surface.follow(picture)
-        do {
-            try await picture.start()
-        } catch {
-            stopHelper(picture)
-            Standard.error.write("gstcam: the waiting picture could not be shown: \(error)\n")
-            return nil
-        }
+        guard let picture = try? CameraSession(configuration: waiting),
+              await startShown(picture, failure: "the waiting picture could not be shown") else { return nil }
         return picture
+    }
+
+    /// Starts a session of the screen's own (stopped with the screen) and shows it; false, after saying
+    /// `failure` and why, when it does not start.
+    private func startShown(_ helper: CameraSession, failure: String) async -> Bool {
+        guard startHelper(helper) else { return false }
+        surface?.follow(helper)
+        do {
+            try await helper.start()
+            return true
+        } catch {
+            stopHelper(helper)
+            Standard.error.write("gstcam: \(failure): \(error)\n")
+            return false
+        }
     }
 
     /// Registers a session that must stop with the screen; false (and nothing registered) once the screen is over.

@@ -10,7 +10,7 @@ import Session
 /// cell shows two pixels: the upper in the foreground colour of ▀, the lower in the background), fitted to the
 /// terminal's size, redrawn at most `maximumRate` times a second, a status line at the bottom, and keys read from
 /// stdin in raw mode. `restore()` puts the terminal back; it runs on every way out of `gstcam preview`.
-public final class TerminalScreen: ScreenSurface {
+final class TerminalView: ScreenView {
     static let maximumRate = 12.0
     static let input: Int32 = 0
     static let output: Int32 = 1
@@ -50,9 +50,9 @@ public final class TerminalScreen: ScreenSurface {
         (keys, keyContinuation) = AsyncStream.makeStream(of: ScreenInput.self)
     }
 
-    public func inputs() -> AsyncStream<ScreenInput> { keys }
+    func inputs() -> AsyncStream<ScreenInput> { keys }
 
-    public func setStatus(_ text: String) {
+    func setStatus(_ text: String) {
         let (shown, waiting, framesStopped) = state.withLock { state in
             state.status = text
             return (state.started && !state.restored, state.lastingMessage != nil,
@@ -69,7 +69,7 @@ public final class TerminalScreen: ScreenSurface {
     }
 
     /// A message in the middle of the screen, instead of the picture, until called with nil.
-    public func showLastingMessage(_ text: String?) {
+    func showLastingMessage(_ text: String?) {
         let draw = state.withLock { state in
             state.lastingMessage = text
             return text != nil && state.started && !state.restored
@@ -99,14 +99,14 @@ public final class TerminalScreen: ScreenSurface {
         previous?.cancel()
     }
 
-    public func showMessage(_ text: String, for duration: Duration) {
+    func showMessage(_ text: String, for duration: Duration) {
         state.withLock {
             $0.message = text
             $0.messageUntil = .now + duration
         }
     }
 
-    public func showFocusSquare(at point: NormalizedPoint) {
+    func showFocusSquare(at point: NormalizedPoint) {
         state.withLock { $0.focus = (point, .now + .milliseconds(600)) }
     }
 
@@ -132,7 +132,7 @@ public final class TerminalScreen: ScreenSurface {
     }
 
     /// Puts the terminal back as it was (settings, main screen, cursor). Safe to call more than once.
-    public func restore() {
+    func restore() {
         let wasStarted = state.withLock { state -> Bool in
             defer { state.restored = true }
             return state.started && !state.restored
