@@ -50,6 +50,17 @@ let package = Package(
             dependencies: ["Reports", "Session", "Cameras", "Controls", "MediaFiles", "PipelineFiles", "GStreamer",
                            "LinuxSystem", "CameraErrors", "CGStreamer"]
         ),
+        // gstcam serve: RTSP through GStreamer's own server library (gst-rtsp-server), HTTP through libsoup 3.
+        .systemLibrary(name: "CRTSPServer", pkgConfig: "gstreamer-rtsp-server-1.0", providers: [.apt(["libgstrtspserver-1.0-dev"])]),
+        .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+        // The web page's WebRTC live view: webrtcbin's signals and session descriptions.
+        .systemLibrary(name: "CWebRTC", pkgConfig: "gstreamer-webrtc-1.0", providers: [.apt(["libgstreamer-plugins-bad1.0-dev"])]),
+        // Serving a running session: RTSP with one shared H.264 encode, the web camera page and its JSON API.
+        .target(
+            name: "Serve",
+            dependencies: ["Screen", "Reports", "Session", "Controls", "MediaFiles", "PipelineFiles", "GStreamer", "LinuxSystem", "CameraErrors",
+                           "CGStreamer", "CRTSPServer", "CSoup", "CWebRTC"]
+        ),
         // What users import: re-exports the public API of the layers (discovery, session, frames, photos,
         // controls, errors) so that one `import GstCamera` is enough.
         .target(
@@ -58,7 +69,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "gstcam",
-            dependencies: ["GstCamera", "Screen", "Reports", "LinuxSystem"]
+            dependencies: ["GstCamera", "Screen", "Serve", "Reports", "LinuxSystem"]
         ),
         .target(
             name: "VirtualCamera",
@@ -67,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GstCameraTests",
-            dependencies: ["GstCamera", "Screen", "Reports", "Session", "Cameras", "Controls", "V4L2", "MediaFiles", "PipelineFiles",
+            dependencies: ["GstCamera", "Screen", "Serve", "Reports", "Session", "Cameras", "Controls", "V4L2", "MediaFiles", "PipelineFiles",
                            "GStreamer", "LinuxSystem", "CameraErrors", "CGStreamer"]
         ),
     ]

@@ -78,4 +78,6 @@ public enum CameraError: Error, Equatable, Sendable {
     case exposureUnavailable(device: String)
     /// The session runs a pipeline without a V4L2 source (e.g. the test pattern).
     case noDeviceControls(pipeline: String)
+    /// `gstcam serve`: a server (`what`: "The RTSP server", "The web server") could not start at address:port.
+    case serveFailed(what: String, address: String, port: Int, detail: String)
 }

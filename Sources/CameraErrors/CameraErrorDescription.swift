@@ -104,6 +104,8 @@ extension CameraError: CustomStringConvertible {
             return "Exposure control not available on this camera (\(device))."
         case let .noDeviceControls(pipeline):
             return "\(pipeline) has no camera device (it has no element named \"source\" with a device), so it has no camera controls."
+        case let .serveFailed(what, address, port, detail):
+            return "\(what) cannot serve on \(address):\(port): \(detail). Choose another port (0 takes any free one) or address."
         }
     }
 

@@ -1,6 +1,6 @@
 /// Which Debian package provides a GStreamer element factory, so that a missing element can be fixed
 /// with one apt-get line. Covers what gstcam's pipelines and the common sinks use.
-enum ElementPackages {
+public enum ElementPackages {
     private static let packages: [String: String] = {
         var table: [String: String] = [:]
         let groups: [String: [String]] = [
@@ -12,9 +12,12 @@ enum ElementPackages {
                                           "glimagesink"],
             "gstreamer1.0-plugins-good": ["v4l2src", "v4l2sink", "jpegenc", "jpegdec", "pngenc", "pngdec",
                                           "videocrop", "videobox", "videoflip", "autovideosink", "autovideosrc",
-                                          "multifilesink", "cairooverlay", "gdkpixbufoverlay", "imagefreeze"],
-            "gstreamer1.0-plugins-bad": ["jifmux", "bayer2rgb", "kmssink", "waylandsink", "fbdevsink", "camerabin"],
+                                          "multifilesink", "cairooverlay", "gdkpixbufoverlay", "imagefreeze",
+                                          "rtph264pay"],
+            "gstreamer1.0-plugins-bad": ["jifmux", "bayer2rgb", "kmssink", "waylandsink", "fbdevsink", "camerabin",
+                                         "openh264enc", "h264parse"],
             "gstreamer1.0-x": ["ximagesink", "xvimagesink"],
+            "gstreamer1.0-plugins-ugly": ["x264enc"],
             "gstreamer1.0-gtk3": ["gtksink"],
         ]
         for (package, factories) in groups { for factory in factories { table[factory] = package } }
@@ -23,7 +26,7 @@ enum ElementPackages {
 
     /// The package for `factory`; nil for one not in the table: guessing a package for any unknown word would
     /// tell someone whose file has a typo, or is not a pipeline at all, to install plugins that cannot help.
-    static func package(for factory: String) -> String? {
+    public static func package(for factory: String) -> String? {
         packages[factory]
     }
 }

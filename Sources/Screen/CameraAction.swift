@@ -54,10 +54,10 @@ public enum CameraAction: Sendable, Equatable {
 }
 
 /// What an action did, as the screen shows it.
-struct CameraActionOutcome: Sendable, Equatable {
+public struct CameraActionOutcome: Sendable, Equatable {
     /// One line for the screen (and stderr when it is an error).
     public var message: String
-    var isError: Bool
+    public var isError: Bool
     /// The photo a capture saved.
     public var photo: Photo?
     /// The point the focus square goes to, for a click.

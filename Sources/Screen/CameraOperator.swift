@@ -6,7 +6,7 @@ import Session
 
 /// Carries out camera screen actions on a running session (capture, zoom, torch, focus, switching) and keeps
 /// the figures of its status line. The window, the terminal preview and the remote socket all use one.
-final class CameraOperator: Sendable {
+public final class CameraOperator: Sendable {
     public let library: PhotoLibrary
 
     private struct State {
@@ -74,7 +74,7 @@ final class CameraOperator: Sendable {
 
     /// Frames per second since the last call (call it about once a second).
     @discardableResult
-    func measureFrameRate() -> Double {
+    public func measureFrameRate() -> Double {
         let count = session.frameCount
         let now = ContinuousClock.now
         return state.withLock { state in
@@ -89,12 +89,12 @@ final class CameraOperator: Sendable {
     }
 
     /// Figures of the status line, read now.
-    struct Status: Sendable, Equatable {
+    public struct Status: Sendable, Equatable {
         public var camera: String
         public var device: String?
         public var width: Int
         public var height: Int
-        var framesPerSecond: Double
+        public var framesPerSecond: Double
         public var zoom: Double
         /// nil when the camera has no torch.
         public var torch: Bool?
@@ -137,7 +137,7 @@ final class CameraOperator: Sendable {
     }
 
     /// Does `action`; failures come back as an error outcome (never thrown), so a screen can show them.
-    func perform(_ action: CameraAction) async -> CameraActionOutcome {
+    public func perform(_ action: CameraAction) async -> CameraActionOutcome {
         do {
             return try await performThrowing(action)
         } catch let error as CameraError {

@@ -9,7 +9,7 @@ import Cameras
 /// same camera are served by this session (a photo in milliseconds) instead of failing with "device busy".
 /// Each connection is served on its own thread, requests in order; a bad request gets an error reply and the
 /// session carries on.
-final class CameraRemoteServer: Sendable {
+public final class CameraRemoteServer: Sendable {
     /// Where it listens now (it moves when the session switches cameras).
     public var path: String { currentPath.withLock { $0 } }
     private let currentPath: Mutex<String>

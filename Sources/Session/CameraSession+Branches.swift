@@ -5,11 +5,12 @@ import GStreamer
 /// off the session's tee next to the preview and photo branches, through the tee's one owner (`TeeBranches`).
 extension CameraSession {
     /// Adds `bin` to the running pipeline and links the tee to its `input`; frames flow into it from then on.
+    /// `beforeLinking` gets the tee's new pad before any buffer or event can pass it (to add probes).
     /// Throws `notRunning` (or the session's failure) when there is no running pipeline.
-    public func attachBranch(_ bin: Element, input: Pad, what: String) throws -> TeeBranch {
+    public func attachBranch(_ bin: Element, input: Pad, what: String, beforeLinking: ((Pad) -> Void)? = nil) throws -> TeeBranch {
         let pipeline = try runningPipeline()
         do {
-            return try pipeline.branches.attach(bin, input: input)
+            return try pipeline.branches.attach(bin, input: input, beforeLinking: beforeLinking)
         } catch {
             throw CameraError.negotiationFailed(device: pipeline.device, detail: "\(what) could not be linked to the camera's tee (\(error))")
         }

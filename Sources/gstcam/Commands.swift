@@ -8,6 +8,7 @@ enum Commands {
         ControlsCommand.self,
         GetCommand.self,
         SetCommand.self,
+        ServeCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? {

@@ -1,0 +1,235 @@
+import CGStreamer
+import CameraErrors
+import GStreamer
+import PipelineFiles
+import Session
+import CRTSPServer
+import Synchronization
+
+/// The RTSP side of `gstcam serve`: GStreamer's own server library (gst-rtsp-server) with one shared media per
+/// camera path. The media (pipelines/rtsp-h264.media) starts at an appsrc fed by the session's H.264 network
+/// branch, so every client gets the same encode; the server payloads it once and sends it to each client over
+/// UDP or TCP. The branch encodes only while a media exists (a client is connected).
+final class RTSPServer: Sendable {
+    /// `@unchecked Sendable`: the server and mount-point objects are used only on the loop's thread (every
+    /// call below goes through `loop.sync`), and GObject reference counting is atomic.
+    private struct Handles: @unchecked Sendable {
+        let server: UnsafeMutablePointer<GstRTSPServer>
+        let source: guint
+    }
+
+    private let loop: GLibLoop
+    private let handles: Handles
+    private let mounts: RTSPMounts
+    private let stopped = Atomic<Bool>(false)
+    /// The address and port the server listens on (the port the system chose when 0 was asked).
+    let address: String
+    let port: Int
+
+    /// Listens on `address`:`port` (0: any free port). With `credentials`, clients must authenticate (RTSP
+    /// digest for a user/password; a token is the password of the user "token").
+    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, maxViewers: Int = 16) throws {
+        self.loop = loop
+        self.address = address
+        let mounts = RTSPMounts(maxViewers: maxViewers)
+        self.mounts = mounts
+        let made: (Handles, Int) = try loop.sync {
+            let server = gst_rtsp_server_new()!
+            gst_rtsp_server_set_address(server, address)
+            gst_rtsp_server_set_service(server, "\(port)")
+            if let credentials {
+                let auth = gst_rtsp_auth_new()!
+                let token = gstcam_rtsp_token_with_role(RTSPMount.viewerRole)
+                let (user, password) = credentials.userAndPassword
+                gst_rtsp_auth_add_digest(auth, user, password, token)
+                gst_rtsp_token_unref(token)
+                gst_rtsp_auth_set_supported_methods(auth, GST_RTSP_AUTH_DIGEST)
+                gst_rtsp_server_set_auth(server, auth)
+                g_object_unref(auth)
+            }
+            let source = gst_rtsp_server_attach(server, GLibLoop.currentContext)
+            guard source != 0 else {
+                g_object_unref(server)
+                throw CameraError.serveFailed(what: "The RTSP server", address: address, port: port,
+                                              detail: "it could not listen there (the port may be in use by another program)")
+            }
+            gstcam_rtsp_server_on_client_connected(server, { _, client, data in
+                guard let client, let data else { return }
+                let mounts = Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue()
+                mounts.clientConnected()
+                gstcam_rtsp_client_on_closed(client, { _, data in
+                    guard let data else { return }
+                    Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().clientClosed()
+                }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
+                    if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
+                })
+                // Past the limit, a new viewer is refused with 503 Service Unavailable when it asks for the stream.
+                gstcam_rtsp_client_on_pre_describe_request(client, { _, _, data in
+                    guard let data else { return GST_RTSP_STS_OK }
+                    return Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().isFull ? GST_RTSP_STS_SERVICE_UNAVAILABLE : GST_RTSP_STS_OK
+                }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
+                    if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
+                })
+                // A viewer starting to play gets a keyframe at once instead of waiting for the next one.
+                gstcam_rtsp_client_on_play_request(client, { _, _, data in
+                    guard let data else { return }
+                    Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().requestKeyFrames()
+                }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
+                    if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
+                })
+            }, Unmanaged.passRetained(mounts).toOpaque(), { data, _ in
+                if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
+            })
+            return (Handles(server: server, source: source), Int(gst_rtsp_server_get_bound_port(server)))
+        }
+        handles = made.0
+        self.port = made.1
+    }
+
+    /// Serves `branch` (an H.264 network branch) at rtsp://ADDRESS:PORT/`path`, with `media` as the media's
+    /// launch description.
+    func mount(path: String, branch: BranchFeed, media: PipelineFile, authenticated: Bool) throws {
+        let description = try media.description(with: [:])
+        // Parsed once here so a missing element or a typo is reported now, naming the file, not per client.
+        _ = try PipelineParser.parseBin(description, file: media.path)
+        let mount = RTSPMount(branch: branch, path: media.path)
+        let handles = handles
+        try loop.sync {
+            let factory = gst_rtsp_media_factory_new()!
+            gst_rtsp_media_factory_set_launch(factory, description)
+            gst_rtsp_media_factory_set_shared(factory, 1)
+            if authenticated { gstcam_rtsp_factory_allow_role(factory, RTSPMount.viewerRole) }
+            gstcam_rtsp_factory_on_media_configure(factory, { _, media, data in
+                guard let media, let data else { return }
+                Unmanaged<RTSPMount>.fromOpaque(data).takeUnretainedValue().configure(media)
+            }, Unmanaged.passRetained(mount).toOpaque(), { data, _ in
+                if let data { Unmanaged<RTSPMount>.fromOpaque(data).release() }
+            })
+            guard let points = gst_rtsp_server_get_mount_points(handles.server) else {
+                g_object_unref(factory)
+                throw CameraError.serveFailed(what: "The RTSP server", address: self.address, port: self.port,
+                                              detail: "it has no mount points")
+            }
+            gst_rtsp_mount_points_add_factory(points, "/" + path, factory)
+            g_object_unref(points)
+        }
+        mounts.add(mount)
+    }
+
+    /// Closes every client connection, stops listening and stops feeding the media. Safe to call twice.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        let handles = handles
+        try? loop.sync {
+            if let source = g_main_context_find_source_by_id(GLibLoop.currentContext, handles.source) {
+                g_source_destroy(source)
+            }
+            // Every client is closed (its session and media let go).
+            let remaining = gst_rtsp_server_client_filter(handles.server, { _, _, _ in GST_RTSP_FILTER_REMOVE }, nil)
+            g_list_free(remaining)
+            g_object_unref(handles.server)
+        }
+        mounts.stopFeeding()
+    }
+
+    deinit { stop() }
+}
+
+/// The mounts of one server, also reached from its client signals (the keyframe request on PLAY).
+private final class RTSPMounts: Sendable {
+    private let mounts = Mutex<[RTSPMount]>([])
+    private let clients = Mutex(0)
+    let maxViewers: Int
+
+    init(maxViewers: Int) { self.maxViewers = maxViewers }
+
+    func clientConnected() { clients.withLock { $0 += 1 } }
+    func clientClosed() { clients.withLock { $0 -= 1 } }
+    /// More clients are connected than viewers are allowed (the one asking is counted).
+    var isFull: Bool { clients.withLock { $0 } > maxViewers }
+
+    func add(_ mount: RTSPMount) { mounts.withLock { $0.append(mount) } }
+
+    func requestKeyFrames() {
+        for mount in mounts.withLock({ $0 }) { mount.branch.requestKeyFrame() }
+    }
+
+    func stopFeeding() {
+        for mount in mounts.withLock({ $0 }) { mount.stopFeeding() }
+    }
+}
+
+/// One served camera path: feeds the shared media's appsrc from the network branch while the media exists.
+final class RTSPMount: Sendable {
+    /// The role a client that authenticated gets, allowed to play the camera's media.
+    static let viewerRole = "viewer"
+    /// The appsrc the media file must name.
+    static let sourceName = "network-source"
+
+    let branch: BranchFeed
+    /// The media file, for messages.
+    let path: String
+    /// The subscription of each media being fed, by the media's address.
+    private let feeds = Mutex<[UInt: Int]>([:])
+
+    init(branch: BranchFeed, path: String) {
+        self.branch = branch
+        self.path = path
+    }
+
+    /// A new media (the first client of the path, or the first after the last one left): its appsrc is fed
+    /// from the branch until the media is unprepared.
+    func configure(_ media: UnsafeMutablePointer<GstRTSPMedia>) {
+        guard let bin = gst_rtsp_media_get_element(media) else { return }
+        defer { gst_object_unref(bin) }
+        guard let found = gst_bin_get_by_name_recurse_up(gstcam_rtsp_as_bin(bin), Self.sourceName) else { return }
+        let source = Element(owning: found)
+        guard gstcam_rtsp_is_app_src(source.pointer) != 0 else { return }
+        Self.configure(appSource: source)
+        let key = UInt(bitPattern: media)
+        let id = branch.subscribe { sample in Self.push(sample, into: source) }
+        feeds.withLock { $0[key] = id }
+        gstcam_rtsp_media_on_unprepared(media, { media, data in
+            guard let media, let data else { return }
+            Unmanaged<RTSPMount>.fromOpaque(data).takeUnretainedValue().unprepared(media)
+        }, Unmanaged.passRetained(self).toOpaque(), { data, _ in
+            if let data { Unmanaged<RTSPMount>.fromOpaque(data).release() }
+        })
+    }
+
+    /// Sets up an appsrc that relays the H.264 branch (the RTSP media's, a WebRTC viewer's): a viewer that cannot
+    /// keep up loses old frames there, never holding back the branch (or the camera).
+    static func configure(appSource source: Element) {
+        guard gstcam_rtsp_is_app_src(source.pointer) != 0 else { return }
+        let appSource = gstcam_rtsp_as_app_src(source.pointer)
+        gst_app_src_set_leaky_type(appSource, GST_APP_LEAKY_TYPE_DOWNSTREAM)
+        gst_app_src_set_max_buffers(appSource, 30)
+        if let caps = gst_caps_from_string("video/x-h264,stream-format=byte-stream,alignment=au") {
+            gst_app_src_set_caps(appSource, caps)
+            gst_caps_unref(caps)
+        }
+    }
+
+    /// Relays one encoded sample: a copy of the buffer's metadata (the encoded bytes are shared), stamped again by
+    /// the appsrc in its own pipeline's running time (the two pipelines have different base times).
+    static func push(_ sample: OpaquePointer, into source: Element) {
+        guard gstcam_rtsp_is_app_src(source.pointer) != 0, let buffer = gst_sample_get_buffer(sample),
+              let copy = gstcam_rtsp_buffer_copy(buffer) else { return }
+        gstcam_rtsp_clear_timestamps(copy)
+        _ = gst_app_src_push_buffer(gstcam_rtsp_as_app_src(source.pointer), copy)
+    }
+
+    private func unprepared(_ media: UnsafeMutablePointer<GstRTSPMedia>) {
+        if let id = feeds.withLock({ $0.removeValue(forKey: UInt(bitPattern: media)) }) {
+            branch.unsubscribe(id)
+        }
+    }
+
+    func stopFeeding() {
+        let ids = feeds.withLock { feeds in
+            defer { feeds.removeAll() }
+            return Array(feeds.values)
+        }
+        for id in ids { branch.unsubscribe(id) }
+    }
+}

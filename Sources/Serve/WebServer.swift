@@ -1,0 +1,170 @@
+import CGStreamer
+import CameraErrors
+import GStreamer
+import PipelineFiles
+import Session
+import Screen
+import CSoup
+import Foundation
+import Synchronization
+
+/// The web side of `gstcam serve`, on libsoup 3's HTTP server: the camera page, its JSON API, `/snapshot.jpg`
+/// and the Motion-JPEG live view (docs/serve.md). Requests are handled on the loop's thread; work that waits
+/// (a photo, a snapshot) pauses its message and answers from a task.
+final class WebServer: Sendable {
+    /// `@unchecked Sendable`: the server object is used only on the loop's thread (`loop.sync`), and GObject
+    /// reference counting is atomic.
+    private struct Handles: @unchecked Sendable {
+        let server: UnsafeMutablePointer<SoupServer>
+    }
+
+    private let loop: GLibLoop
+    private let handles: Handles
+    private let handler: WebHandler
+    private let stopped = Atomic<Bool>(false)
+    let address: String
+    let port: Int
+
+    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameraOperator: CameraOperator,
+         mjpeg: BranchFeed, h264: BranchFeed, rtspURL: String?, tls: ServeConfiguration.TLSFiles? = nil, maxViewers: Int = 16) throws {
+        self.loop = loop
+        self.address = address
+        let handler = WebHandler(loop: loop, credentials: credentials, cameraOperator: cameraOperator, mjpeg: mjpeg, h264: h264,
+                                 rtspURL: rtspURL, maxViewers: maxViewers)
+        self.handler = handler
+        let made: (Handles, Int) = try loop.sync {
+            let server = gstcam_soup_server_new()!
+            guard let socketAddress = gstcam_soup_socket_address(address, guint16(port)) else {
+                g_object_unref(server)
+                throw CameraError.serveFailed(what: "The web server", address: address, port: port,
+                                              detail: "\(address) is not an IP address")
+            }
+            defer { g_object_unref(socketAddress) }
+            var error: UnsafeMutablePointer<GError>?
+            var options = SoupServerListenOptions(rawValue: 0)
+            if let tls {
+                guard let certificate = g_tls_certificate_new_from_files(tls.certificate, tls.key, &error) else {
+                    let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+                    if let error { g_error_free(error) }
+                    g_object_unref(server)
+                    throw CameraError.serveFailed(what: "The web server", address: address, port: port,
+                                                  detail: "the TLS certificate \(tls.certificate) or its key \(tls.key) cannot be used: \(message)")
+                }
+                gstcam_soup_server_set_tls_certificate(server, certificate)
+                g_object_unref(certificate)
+                options = SOUP_SERVER_LISTEN_HTTPS
+            }
+            guard soup_server_listen(server, socketAddress, options, &error) != 0 else {
+                let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+                if let error { g_error_free(error) }
+                g_object_unref(server)
+                throw CameraError.serveFailed(what: "The web server", address: address, port: port, detail: message)
+            }
+            soup_server_add_handler(server, nil, { server, message, path, query, data in
+                guard let message, let path, let data else { return }
+                Unmanaged<WebHandler>.fromOpaque(data).takeUnretainedValue()
+                    .handle(WebRequest(message: message, path: String(cString: path), form: query))
+            }, Unmanaged.passRetained(handler).toOpaque(), { data in
+                if let data { Unmanaged<WebHandler>.fromOpaque(data).release() }
+            })
+            // The WebRTC view's signalling (libsoup answers the WebSocket handshake).
+            soup_server_add_websocket_handler(server, "/webrtc", nil, nil, { _, message, _, connection, data in
+                guard let message, let connection, let data else { return }
+                Unmanaged<WebHandler>.fromOpaque(data).takeUnretainedValue()
+                    .webSocket(connection, request: WebRequest(message: message, path: "/webrtc", query: soup_server_message_get_uri(message)))
+            }, Unmanaged.passRetained(handler).toOpaque(), { data in
+                if let data { Unmanaged<WebHandler>.fromOpaque(data).release() }
+            })
+            var bound = port
+            if let listeners = soup_server_get_listeners(server) {
+                if let socket = listeners.pointee.data {
+                    bound = Int(gstcam_soup_socket_port(socket.assumingMemoryBound(to: GSocket.self)))
+                }
+                g_slist_free(listeners)
+            }
+            return (Handles(server: server), bound)
+        }
+        handles = made.0
+        self.port = made.1
+    }
+
+    /// Stops listening and ends every open stream. Safe to call twice.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        handler.endStreams()
+        let handles = handles
+        try? loop.sync {
+            soup_server_disconnect(handles.server)
+            g_object_unref(handles.server)
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// One request as libsoup hands it over: used on the loop's thread only.
+struct WebRequest: @unchecked Sendable {
+    /// `@unchecked Sendable`: the message is touched only on the loop's thread; a request answered later holds
+    /// a reference (`retain`) until then.
+    let message: OpaquePointer
+    let path: String
+    let query: [String: String]
+
+    /// A WebSocket request's query comes from its URI.
+    init(message: OpaquePointer, path: String, query uri: OpaquePointer?) {
+        let form = uri.flatMap { g_uri_get_query($0) }.flatMap { soup_form_decode($0) }
+        defer { if let form { g_hash_table_unref(form) } }
+        self.init(message: message, path: path, form: form)
+    }
+
+    init(message: OpaquePointer, path: String, form query: OpaquePointer?) {
+        self.message = message
+        self.path = path
+        var values: [String: String] = [:]
+        if let query {
+            var iterator = GHashTableIter()
+            g_hash_table_iter_init(&iterator, query)
+            var key: gpointer?, value: gpointer?
+            while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
+                if let key, let value {
+                    values[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(cString: value.assumingMemoryBound(to: CChar.self))
+                }
+            }
+        }
+        self.query = values
+    }
+
+    var method: String { soup_server_message_get_method(message).map { String(cString: $0) } ?? "" }
+
+    func header(_ name: String) -> String? {
+        soup_message_headers_get_one(soup_server_message_get_request_headers(message), name).map { String(cString: $0) }
+    }
+
+    func setHeader(_ name: String, _ value: String) {
+        soup_message_headers_replace(soup_server_message_get_response_headers(message), name, value)
+    }
+
+    func respond(_ status: Int, type: String, body: [UInt8]) {
+        soup_server_message_set_status(message, guint(status), nil)
+        setHeader("Cache-Control", "no-store")
+        body.withUnsafeBufferPointer { bytes in
+            soup_server_message_set_response(message, type, SOUP_MEMORY_COPY, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, gsize(bytes.count))
+        }
+    }
+
+    func respond(_ status: Int, json: String) {
+        respond(status, type: "application/json", body: Array(json.utf8))
+    }
+
+    /// Holds the message for an answer given later, from another task (`finishLater`).
+    func pause() {
+        g_object_ref(UnsafeMutableRawPointer(message))
+        soup_server_message_pause(message)
+    }
+
+    /// Sends an answer to a paused message (on the loop's thread) and lets it go.
+    func resume() {
+        soup_server_message_unpause(message)
+        g_object_unref(UnsafeMutableRawPointer(message))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import MediaFiles
+@testable import Screen
+@testable import Serve
+@testable import Session
+
+/// `gstcam serve`'s RTSP side (issue 12), read back by real clients: ffprobe and gst-launch's rtspsrc.
+@Suite(.serialized) struct ServeRTSPTests {
+    @Test func ffprobeSeesH264AtTheSessionSize() async throws {
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let server = CameraServer(operator: CameraOperator(session: session),
+                                  configuration: ServeConfiguration(rtspPort: 0, httpPort: nil))
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.rtspURL)
+        #expect(url.hasPrefix("rtsp://127.0.0.1:") && url.hasSuffix("/camera"))
+        #expect(try probe(url) == "h264,320,240")
+    }
+
+    /// Four viewers at once (TCP and UDP, ffprobe and rtspsrc) each get ≥ 95 % of the frames sent while they
+    /// watch; a fifth, killed mid-stream, leaves the server serving; a photo taken meanwhile arrives whole.
+    @Test func severalViewersGetNearlyEveryFrameWhileAPhotoIsTaken() async throws {
+        let session = try await startTestPattern(width: 320, height: 240, framerate: 30)
+        defer { session.stop() }
+        let server = CameraServer(operator: CameraOperator(session: session),
+                                  configuration: ServeConfiguration(rtspPort: 0, httpPort: nil))
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.rtspURL)
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        let viewers = [
+            ("ffprobe over TCP", try RTSPViewer.ffprobe(url, transport: "tcp", seconds: 4)),
+            ("ffprobe over UDP", try RTSPViewer.ffprobe(url, transport: "udp", seconds: 4)),
+            ("rtspsrc over TCP", try RTSPViewer.gstLaunch(url, protocol: "tcp", frames: 120)),
+            ("rtspsrc over UDP", try RTSPViewer.gstLaunch(url, protocol: "udp", frames: 120)),
+        ]
+        let killed = try RTSPViewer.gstLaunch(url, protocol: "tcp", frames: nil)
+        try await Task.sleep(for: .milliseconds(1500))
+        killAndWait(killed.process)
+        _ = killed.finish(within: 0)
+        let photo = try await session.capturePhoto(to: folder + "/during.jpg")
+        let decoded = try decodeImage(photo.path)
+        #expect(decoded.width == 320 && decoded.height == 240)
+
+        for (name, viewer) in viewers {
+            let result = viewer.finish(within: 15)
+            let timestamps = RTSPViewer.timestamps(result.output)
+            let share = RTSPViewer.share(timestamps, fps: 30)
+            #expect(timestamps.count >= 90, "\(name) received \(timestamps.count) frames: \(result.error.suffix(500))")
+            #expect(share >= 0.95, "\(name) received \(timestamps.count) frames, \(Int(share * 100)) % of those sent meanwhile")
+        }
+        #expect(try probe(url) == "h264,320,240", "the server still serves after a viewer was killed")
+        #expect(session.state == .running)
+    }
+
+    /// With credentials (required beyond loopback), a client without them is refused (401) and one with them
+    /// plays: RTSP digest authentication, a token being the password of the user "token".
+    @Test func credentialsAreRequiredWhenGiven() async throws {
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: ServeConfiguration(
+            rtspPort: 0, httpPort: nil, credentials: .token("s3cret")))
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.rtspURL)
+        #expect(try probe(url).contains("401"), "no credentials")
+        #expect(try probe(url.replacingOccurrences(of: "rtsp://", with: "rtsp://token:wrong@")).contains("401"), "a wrong token")
+        #expect(try probe(url.replacingOccurrences(of: "rtsp://", with: "rtsp://token:s3cret@")) == "h264,320,240")
+    }
+
+    /// Past the viewer limit a new RTSP client is refused with 503, and the web live view too; a viewer that
+    /// leaves makes room again.
+    @Test func viewersPastTheLimitAreRefusedWith503() async throws {
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        var configuration = ServeConfiguration(rtspPort: 0, httpPort: 0)
+        configuration.maxViewers = 1
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.rtspURL), web = try #require(server.httpURL)
+        let watching = try RTSPViewer.gstLaunch(url, protocol: "tcp", frames: nil)
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(try probe(url).contains("503"), "a second RTSP viewer is refused")
+        let stream = try ClientProcess("/usr/bin/curl", ["-s", "-m", "3", "-o", "/dev/null", web + "stream.mjpg"])
+        try await Task.sleep(for: .seconds(0.5))
+        let refused = try runProcess("/usr/bin/curl", ["-s", "-m", "3", "-w", "%{http_code}", "-o", "/dev/null", web + "stream.mjpg"],
+                                     environment: environmentWithoutCameras)
+        #expect(refused.output == "503", "a second live view is refused: \(refused.output)")
+        _ = stream.finish(within: 5)
+        killAndWait(watching.process)
+        _ = watching.finish(within: 0)
+        try await Task.sleep(for: .seconds(0.5))
+        #expect(try probe(url) == "h264,320,240", "room again once the first viewer left")
+    }
+
+    private func probe(_ url: String) throws -> String {
+        let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-timeout", "10000000", "-rtsp_transport", "tcp",
+                                                         "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height",
+                                                         "-of", "csv=p=0", url], environment: environmentWithoutCameras)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines) + result.error
+    }
+}
