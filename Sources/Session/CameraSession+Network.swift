@@ -21,7 +21,7 @@ extension CameraSession {
     /// `/snapshot.jpg` serves.
     public func snapshotJPEG() async throws -> [UInt8] {
         let pipeline = try runningPipeline()
-        let image = try await pipeline.shutter.branch(for: .jpeg)
+        let image = try await pipeline.shutter.branch(for: .jpeg, unchangedPixels: zoom.keepsCameraPixels)
             .takeImage(tags: pipeline.photoTags(zoom: zoom), timeout: configuration.photoTimeout, what: "A frame for the snapshot")
         return image.bytes
     }
