@@ -78,4 +78,12 @@ public enum CameraError: Error, Equatable, Sendable {
     case exposureUnavailable(device: String)
     /// The session runs a pipeline without a V4L2 source (e.g. the test pattern).
     case noDeviceControls(pipeline: String)
+
+    // MARK: Recording
+    /// No encoder for `codec` can be made here; `tried` says why each candidate could not (docs/recording.md).
+    case noVideoEncoder(codec: String, tried: [String])
+    /// The recording to `path` stopped by itself (a full disk, a write error); the file plays up to then.
+    case recordingFailed(path: String, detail: String)
+    /// The session records already (one recording at a time).
+    case alreadyRecording(path: String)
 }

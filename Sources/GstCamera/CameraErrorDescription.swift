@@ -104,6 +104,14 @@ extension CameraError: CustomStringConvertible {
             return "Exposure control not available on this camera (\(device))."
         case let .noDeviceControls(pipeline):
             return "\(pipeline) has no camera device (it has no element named \"source\" with a device), so it has no camera controls."
+        case let .noVideoEncoder(codec, tried):
+            return "No \(codec) video encoder can be used here (\(tried.joined(separator: "; "))). Install one: "
+                + "sudo apt-get install gstreamer1.0-plugins-ugly (x264enc) or gstreamer1.0-plugins-good (vp8enc)."
+        case let .recordingFailed(path, detail):
+            return "Recording to \(path) stopped: \(Self.sentence(detail)). The file holds what was recorded until then and "
+                + "plays; free some space (or choose another folder) and record again."
+        case let .alreadyRecording(path):
+            return "The camera is already recording (to \(path)); stop that recording first."
         }
     }
 

@@ -59,6 +59,8 @@ public final class CameraSession: Sendable {
         var displayBranchAdded: (@Sendable (Element) -> Void)?
         /// Takes errors of the window branch's elements (named display…), e.g. "Output window was closed".
         var displayBranchFailed: (@Sendable (String) -> Void)?
+        /// The recording in progress (CameraSession+Recording.swift).
+        var recording: Recording?
     }
 
     /// Photos and camera switches take turns: a switch waits for the photo being taken.
@@ -337,6 +339,10 @@ public final class CameraSession: Sendable {
             shared.eventObservers = [:]
             return result
         }
+        // A recording is finished first (its file gets its index) while the pipeline still plays.
+        if let recording = shared.withLock({ $0.recording }), pipeline != nil {
+            recording.finishForSessionEnd(timeout: .seconds(2))
+        }
         // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed. Photos
         // being taken end with the session's failure, if it failed: that is what their callers should report.
         if case .failed(let failure) = final {
@@ -389,6 +395,7 @@ public final class CameraSession: Sendable {
     }
 
     private func handle(_ message: BusMessage, device: String?) {
+        if let branch = shared.withLock({ $0.recording })?.branch, branch.handle(message) { return }
         switch message {
         // The window sink, or an element inside it (autovideosink's child, glimagesink's inner sink; the debug text
         // carries the element path), e.g. "Output window was closed".

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import GstCamera
+
+/// Recording from a running session: the files are read by FFmpeg's ffprobe and decoded whole by ffmpeg.
+@Suite(.serialized) struct RecordingTests {
+    @Test func aRecordingIsAPlayableH264MP4WhileThePreviewAndPhotosGoOn() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(path: folder + "/clip.mp4"))
+        #expect(recording.codec == .h264)
+        #expect(!recording.encoderReason.isEmpty)
+        try await Task.sleep(for: .milliseconds(800))
+        let photo = try await session.capturePhoto(to: folder + "/during.jpg")
+        try await Task.sleep(for: .milliseconds(700))
+        let video = try await recording.stop()
+        #expect(photo.width == 320)
+        #expect(video.path == folder + "/clip.mp4")
+        // The preview never stopped.
+        let before = session.frameCount
+        for await frame in session.frames() where frame.number > before + 3 { break }
+        #expect(session.state == .running)
+
+        let probed = try ProbedVideo.read(video.path)
+        #expect(probed.codec == "h264")
+        #expect(probed.width == 320 && probed.height == 240)
+        #expect(probed.frames == video.frames, "ffprobe counted \(probed.frames), the recording \(video.frames)")
+        #expect(video.frames >= 30, "\(video.frames) frames in 1.5 s at 30 fps")
+        let duration = try #require(probed.duration)
+        #expect(abs(duration - video.duration.inSeconds) <= 1.0 / 30 + 0.001, "file \(duration) s, recording \(video.duration)")
+        #expect(abs(duration - Double(video.frames) / 30) <= 1.0 / 30 + 0.001, "\(duration) s for \(video.frames) frames")
+        let decoded = try decodeEveryFrame(video.path)
+        #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(decoded.errors)")
+        #expect(video.bytes == (try FileManager.default.attributesOfItem(atPath: video.path)[.size] as? Int64))
+    }
+
+    @Test func vp8IsRecordedIntoWebMWhenAsked() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(path: folder + "/clip", codec: .vp8))
+        #expect(recording.encoder == "vp8enc")
+        try await Task.sleep(for: .seconds(1))
+        let video = try await recording.stop()
+        #expect(video.path == folder + "/clip.webm")
+        let probed = try ProbedVideo.read(video.path)
+        #expect(probed.codec == "vp8" && probed.width == 320 && probed.height == 240)
+        #expect(probed.frames == video.frames && video.frames >= 20)
+        let decoded = try decodeEveryFrame(video.path)
+        #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(decoded.errors)")
+    }
+
+    /// The frames in the file are the camera's, in order: the identity colour of /dev/video0 and its sequence
+    /// stamps counting up.
+    @Test func theFileShowsTheCameraFramesInOrder() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let device = VirtualCameraFixture.devices[0]
+        let session = try await startCamera(device.path, width: 640, height: 480)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(path: folder + "/camera.mp4"))
+        try await Task.sleep(for: .seconds(1))
+        let video = try await recording.stop()
+        let frames = try decodedFrames(video.path, width: 640, height: 480)
+        #expect(frames.count == video.frames)
+        let (r, g, b) = identityColour(try #require(frames.first), width: 640, height: 480)
+        #expect(abs(r - device.identity.red) < 24 && abs(g - device.identity.green) < 24 && abs(b - device.identity.blue) < 24,
+                "band (\(r), \(g), \(b))")
+        let stamps = frames.map { sequenceStamp($0, width: 640, height: 480) }
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "\(stamps)")
+    }
+
+    @Test func anExistingFileIsNeverReplacedWithoutOverwrite() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/taken.mp4"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: path))
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        await #expect(throws: CameraError.outputExists(path: path)) {
+            _ = try await session.startRecording(RecordingSettings(path: path))
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep")
+        // And the session can still record.
+        let recording = try await session.startRecording(RecordingSettings(path: folder + "/other.mp4"))
+        await #expect(throws: CameraError.alreadyRecording(path: folder + "/other.mp4")) {
+            _ = try await session.startRecording(RecordingSettings(path: folder + "/third.mp4"))
+        }
+        _ = try await recording.stop()
+    }
+}
