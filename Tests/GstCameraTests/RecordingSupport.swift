@@ -9,11 +9,13 @@ struct ProbedVideo {
     let frames: Int
     /// The container's duration; nil where it has none (a WebM cut off before its end).
     let duration: Double?
+    /// When the first frame is shown, in seconds.
+    let start: Double?
     let probeErrors: String
 
     static func read(_ path: String) throws -> ProbedVideo {
         let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                    "-show_entries", "stream=codec_name,width,height,nb_read_frames:format=duration",
+                                    "-show_entries", "stream=codec_name,width,height,nb_read_frames:format=duration,start_time",
                                     "-of", "default=noprint_wrappers=1", path])
         var fields: [String: String] = [:]
         for line in result.output.split(separator: "\n") {
@@ -22,7 +24,7 @@ struct ProbedVideo {
         }
         return ProbedVideo(codec: fields["codec_name"] ?? "", width: Int(fields["width"] ?? "") ?? 0,
                            height: Int(fields["height"] ?? "") ?? 0, frames: Int(fields["nb_read_frames"] ?? "") ?? 0,
-                           duration: Double(fields["duration"] ?? ""), probeErrors: result.error)
+                           duration: Double(fields["duration"] ?? ""), start: Double(fields["start_time"] ?? ""), probeErrors: result.error)
     }
 }
 

@@ -128,6 +128,9 @@ final class RecordBranch: Sendable {
     /// answer never reaches the tee.
     private func offer(_ buffer: UnsafeMutablePointer<GstBuffer>) {
         let pts = buffer.pointee.pts
+        // Until the tee has linked the pad and sent the stream's events (caps) along it, a frame could not be
+        // encoded (not-negotiated): the first frames pushed between adding the probe and linking are skipped.
+        guard gst_pad_has_current_caps(branchInput.pointer) != 0 else { return }
         let take: Bool = state.withLock { state in
             guard state.accepting, state.failure == nil else { return false }
             if state.paused {
