@@ -97,3 +97,41 @@ import Testing
         _ = try await recording.stop()
     }
 }
+
+/// A recording that cannot go on (a full disk) ends by itself with a clear error, leaves a file that plays up
+/// to the failure, and the camera keeps running.
+@Suite(.serialized) struct RecordingFailureTests {
+    @Test func aFullDiskEndsTheRecordingWithAPlayableFileAndThePreviewGoesOn() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let disk = folder + "/small"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        // A 256 KiB tmpfs: about 2 s of 640x480 at the default bitrate (tests run as root, as CI does).
+        let mounted = try runProcess("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", disk])
+        try #require(mounted.status == 0, "mount: \(mounted.error)")
+        defer { _ = try? runProcess("/usr/bin/umount", ["-l", disk]) }
+        let session = try await startTestPattern(width: 640, height: 480)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(path: disk + "/full.mp4", bitrate: 2000))
+        let result = await recording.finished()
+        guard case .failure(let error) = result else {
+            Issue.record("the recording did not fail: \(result)")
+            return
+        }
+        #expect("\(error)".contains("Recording to \(disk)/full.mp4 stopped"), "\(error)")
+        #expect("\(error)".contains("no space left on device (the disk holding it is full)"), "\(error)")
+        #expect(session.state == .running)
+        let before = session.frameCount
+        for await frame in session.frames() where frame.number > before + 5 { break }
+        // Photos still work (into a folder with room).
+        _ = try await session.capturePhoto(to: folder + "/after.jpg")
+        let probed = try ProbedVideo.read(disk + "/full.mp4")
+        #expect(probed.codec == "h264" && probed.frames >= 15, "\(probed.frames) frames readable")
+        let figures = try #require(recording.lastFigures)
+        #expect(probed.frames <= figures.frames)
+        // The session can record again once there is room.
+        let next = try await session.startRecording(RecordingSettings(path: folder + "/next.mp4", duration: .seconds(1)))
+        guard case .success(let video) = await next.finished() else { Issue.record("the second recording failed"); return }
+        #expect(try ProbedVideo.read(video.path).frames == video.frames)
+    }
+}

@@ -37,8 +37,10 @@ extension CameraSession {
         do {
             let branch = try RecordBranch(
                 pipeline: pipeline.pipeline, tee: pipeline.tee, encoder: encoderFile, writer: writer, parameters: parameters,
-                path: recording.path, onStarted: { [weak recording] in recording?.branchStarted() },
-                onFailed: { [weak recording] error in recording?.branchFailed(error) })
+                path: recording.path, limit: settings.duration,
+                onStarted: { [weak recording] in recording?.branchStarted() },
+                onFailed: { [weak recording] error in recording?.branchFailed(error) },
+                onEnded: { [weak recording] in recording?.branchEnded() })
             recording.attach(branch)
             try await recording.waitForFirstFrame(timeout: configuration.startTimeout)
         } catch {

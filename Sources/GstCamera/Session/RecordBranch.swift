@@ -36,6 +36,10 @@ final class RecordBranch: Sendable {
         var pendingGaps: [(from: GstClockTime, gap: GstClockTime)] = []
         var shift: GstClockTime = 0
         var failure: CameraError?
+        /// The first raw frame's timestamp, for `limit`.
+        var firstInput: GstClockTime?
+        /// The pauses' lengths so far (raw side).
+        var pauseTotal: GstClockTime = 0
     }
 
     private let state = Mutex(State())
@@ -55,6 +59,10 @@ final class RecordBranch: Sendable {
     /// Called once with the first frame written, and with a failure of the branch.
     private let onStarted: @Sendable () -> Void
     private let onFailed: @Sendable (CameraError) -> Void
+    /// Called once when the writer has finished the file (after `finish` or the limit).
+    private let onEnded: @Sendable () -> Void
+    /// With a duration asked: frames from this long after the first one on are not taken, and the end is sent.
+    private let limit: GstClockTime?
 
     /// Names given to the two bins: errors whose element path has them are the recording's (bus debug text
     /// names the path: ".../GstBin:recording-writer/GstFileSink:record-sink").
@@ -63,13 +71,16 @@ final class RecordBranch: Sendable {
     static let sinkName = "record-sink"
 
     init(pipeline: Element, tee: Element, encoder: PipelineFile, writer: PipelineFile, parameters: [String: String],
-         path: String, onStarted: @escaping @Sendable () -> Void, onFailed: @escaping @Sendable (CameraError) -> Void) throws {
+         path: String, limit: Duration?, onStarted: @escaping @Sendable () -> Void,
+         onFailed: @escaping @Sendable (CameraError) -> Void, onEnded: @escaping @Sendable () -> Void) throws {
         self.pipeline = pipeline
         self.tee = tee
         self.path = path
         self.writerFile = writer.path
         self.onStarted = onStarted
         self.onFailed = onFailed
+        self.onEnded = onEnded
+        self.limit = limit.map { GstClockTime(max(0, $0.inSeconds) * 1e9) }
         encodeBin = try PipelineParser.parseBin(try encoder.description(with: parameters), file: encoder.path)
         writerBin = try PipelineParser.parseBin(try writer.description(with: parameters), file: writer.path)
         encodeBin.set("name", Self.encoderBinName)
@@ -131,22 +142,32 @@ final class RecordBranch: Sendable {
         // Until the tee has linked the pad and sent the stream's events (caps) along it, a frame could not be
         // encoded (not-negotiated): the first frames pushed between adding the probe and linking are skipped.
         guard gst_pad_has_current_caps(branchInput.pointer) != 0 else { return }
-        let take: Bool = state.withLock { state in
-            guard state.accepting, state.failure == nil else { return false }
+        let limit = self.limit
+        let (take, last): (Bool, Bool) = state.withLock { state in
+            guard state.accepting, state.failure == nil else { return (false, false) }
             if state.paused {
-                return false
+                return (false, false)
+            }
+            // Frames of the asked duration: [first, first + limit), counted in the camera's time, minus pauses.
+            let first = state.firstInput ?? pts
+            state.firstInput = first
+            if let limit, pts &- first &- state.pauseTotal >= limit &- limit / 1000 {
+                state.accepting = false
+                return (false, true)
             }
             if let pausedAfter = state.pausedAfter {
                 // The first frame after a pause: from it on, time is shifted by the pause's length.
                 let frame = state.lastDuration > 0 ? state.lastDuration : 0
                 let gap = pts > pausedAfter + frame ? pts - pausedAfter - frame : 0
                 state.pendingGaps.append((from: pts, gap: gap))
+                state.pauseTotal += gap
                 state.pausedAfter = nil
             }
             state.framesIn += 1
             state.lastInput = pts
-            return true
+            return (true, false)
         }
+        if last { _ = gst_pad_send_event(branchInput.pointer, gst_event_new_eos()) }
         guard take else { return }
         let result = gst_pad_chain(branchInput.pointer, gst_buffer_ref(buffer))
         if result != GST_FLOW_OK && result != GST_FLOW_FLUSHING {
@@ -248,12 +269,14 @@ final class RecordBranch: Sendable {
         case .forwarded(.endOfStream(source: Self.sinkName)):
             ended.succeed(())
             endedSignal.signal()
+            // A muxer that failed sends EOS after its error: that end is the failure's, already reported.
+            if failure == nil { onEnded() }
             return true
         case .forwarded:
             return true
         case .error(let error) where error.debug?.contains("/GstBin:\(Self.encoderBinName)/") == true
                                      || error.debug?.contains("/GstBin:\(Self.writerBinName)/") == true:
-            fail(.recordingFailed(path: path, detail: CameraError.sentence(error.message)))
+            fail(.recordingFailed(path: path, detail: Self.explain(error)))
             return true
         default:
             return false
@@ -284,6 +307,14 @@ final class RecordBranch: Sendable {
         writerBin.setState(GST_STATE_NULL)
         _ = pipeline.remove(encodeBin)
         _ = pipeline.remove(writerBin)
+    }
+
+    /// GStreamer's words, or plainer ones for what a recording meets most: a full disk.
+    static func explain(_ error: BusError) -> String {
+        if error.domain == "gst-resource-error-quark", error.code == Int32(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue) {
+            return "no space left on device (the disk holding it is full)"
+        }
+        return CameraError.sentence(error.message)
     }
 
     static func flowName(_ flow: GstFlowReturn) -> String {

@@ -137,6 +137,40 @@ public final class Recording: Sendable {
         publish(.started(path: path))
     }
 
+    /// The writer finished the file: after `stop()` (which then ends the recording itself), or by itself at the
+    /// asked duration — then the branch is removed here, off the bus thread.
+    func branchEnded() {
+        let thread = Thread { [self] in
+            guard endedResult == nil, let branch else { return }
+            branch.remove()
+            end(with: branch.failure.map { .failure($0) } ?? .success(summary()))
+        }
+        thread.name = "gstcam-record-end"
+        thread.start()
+    }
+
+    /// Waits until the recording has ended (its duration reached, `stop()`, or a failure) and returns how.
+    public func finished() async -> Result<RecordedVideo, CameraError> {
+        do {
+            return .success(try await ending.value(timeout: .seconds(366 * 86_400), what: "The end of the recording"))
+        } catch {
+            return .failure(error as? CameraError ?? .recordingFailed(path: path, detail: "\(error)"))
+        }
+    }
+
+    /// How the recording ended, once it has.
+    public var result: Result<RecordedVideo, CameraError>? { endedResult }
+
+    /// What the file holds after a failure (or the finished video), once the recording has ended.
+    public var lastFigures: RecordedVideo? {
+        state.withLock { state in
+            switch state.phase {
+            case .ended(_, .failed(_, let video)), .ended(_, .stopped(let video)): return video
+            default: return nil
+            }
+        }
+    }
+
     /// The branch failed by itself: the branch is removed (off the streaming thread) and the file closed.
     func branchFailed(_ error: CameraError) {
         firstFrame.fail(error)

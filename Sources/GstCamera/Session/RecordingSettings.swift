@@ -11,14 +11,18 @@ public struct RecordingSettings: Sendable, Equatable {
     public var overwrite: Bool
     /// Consecutive files of this length each (`--segment`), cut at keyframes; nil writes one file.
     public var segmentDuration: Duration?
+    /// Stop by itself after this much video (counted in the camera's frame timestamps, so the file holds
+    /// exactly the frames of that time); nil records until `stop()`.
+    public var duration: Duration?
 
     public init(path: String, codec: VideoCodec? = nil, bitrate: Int? = nil, overwrite: Bool = false,
-                segmentDuration: Duration? = nil) {
+                segmentDuration: Duration? = nil, duration: Duration? = nil) {
         self.path = path
         self.codec = codec
         self.bitrate = bitrate
         self.overwrite = overwrite
         self.segmentDuration = segmentDuration
+        self.duration = duration
     }
 
     /// About 0.1 bit per pixel per frame at 30 fps (640x480: 1 Mbit/s, 1280x720: 2.8 Mbit/s), at least 300 kbit/s.

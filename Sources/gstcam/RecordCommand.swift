@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+import GstCamera
+
+/// `gstcam record`: open the camera and record a video from it until --duration or Ctrl-C.
+enum RecordCommand: Command {
+    static let name = "record"
+    static let summary = "Record a video: H.264 in MP4 (or VP8/VP9 in WebM), crash-safe."
+    static let usage = """
+    USAGE: gstcam record [-o FILE | --dir DIR] [--duration SECONDS] [--codec h264|vp8|vp9] [--bitrate KBPS]
+                         [--segment SECONDS] [--json] [camera options]
+
+    Records until --duration has passed or Ctrl-C (the file is finished either way; Ctrl-C exits with status
+    130). Without -o the video goes to the Videos folder ($GSTCAM_VIDEO_DIR, else XDG_VIDEOS_DIR/gstcam, e.g.
+    ~/Videos/gstcam) as VID_<date>_<time>.mp4, never replacing a file. The encoder is the best one installed
+    (hardware H.264, then openh264enc, then x264enc; VP8 when there is no H.264 encoder): the choice and the reason
+    are printed. The file is written in fragments: if gstcam is killed, the machine loses power or the disk
+    fills up, the file still plays up to the last second. A progress line comes once a second (stderr).
+
+    OPTIONS:
+      -o, --output FILE      Where to write the video (its extension follows the codec: .mp4 or .webm).
+      --dir DIR              Record into DIR under a new VID_<date>_<time> name.
+      --overwrite            Replace FILE if it exists (otherwise an existing file is an error).
+      --duration SECONDS     Stop after this much video (fractions allowed); the file holds exactly its frames.
+      --codec CODEC          h264 (MP4), vp8 or vp9 (WebM). Default: h264, else vp8.
+      --bitrate KBPS         Target bitrate in kbit/s (default: from the frame size, 1000 at 640x480).
+      --segment SECONDS      Write consecutive files of SECONDS each (NAME_00001.mp4, _00002…), cut at
+                             keyframes with no frame lost between them.
+      --json                 Print progress and the result as JSON lines.
+    \(CameraOptions.help)
+    """
+
+    static func run(_ arguments: inout Arguments) async throws {
+        var camera = try CameraOptions(&arguments)
+        let output = try arguments.option("-o", "--output")
+        let directory = try arguments.option("--dir")
+        let overwrite = arguments.flag("--overwrite")
+        let duration = try arguments.option("--duration", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
+        let codec = try arguments.option("--codec", as: "h264, vp8 or vp9") { VideoCodec(rawValue: $0.lowercased() == "h.264" ? "h264" : $0.lowercased()) }
+        let bitrate = try arguments.option("--bitrate", as: "kbit/s from 50 to 100000") { Int($0).flatMap { (50...100_000).contains($0) ? $0 : nil } }
+        let segment = try arguments.option("--segment", as: "a number of seconds ≥ 1") { Double($0).flatMap { $0 >= 1 && $0.isFinite ? $0 : nil } }
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
+        if output == "-" { throw UsageError("a video is written to a file (the MP4 index needs one); give -o FILE or --dir DIR") }
+        if directory != nil, overwrite { throw UsageError("--overwrite goes with -o FILE; --dir never replaces a file") }
+
+        let encoder = try VideoEncoderChoice.choose(codec)
+        Standard.error.write("Encoder: \(encoder.reason)\n")
+        let choice = try camera.modeChoice(for: .preview)
+        let session = try CameraSession(configuration: choice.configuration)
+        let interrupt = Interrupt {}
+        defer { session.stop() }
+        do {
+            try await session.start()
+        } catch where interrupt.didFire {
+            throw ExitRequest(status: .interrupted)
+        }
+        try await camera.adjust(session)
+        let path: String
+        if let output {
+            path = output
+        } else {
+            let library = VideoLibrary(directory: directory)
+            try library.createDirectory()
+            path = library.newVideoPath(container: encoder.codec.container, segmented: segment != nil)
+        }
+        let settings = RecordingSettings(path: path, codec: encoder.codec, bitrate: bitrate, overwrite: overwrite,
+                                         segmentDuration: segment.map { .milliseconds(Int($0 * 1000)) },
+                                         duration: duration.map { .microseconds(Int($0 * 1_000_000)) })
+        let recording = try await session.startRecording(settings)
+        if json {
+            print(#"{"event":"started","path":"\#(jsonEscaped(recording.path))","codec":"\#(recording.codec.rawValue)","encoder":"\#(jsonEscaped(recording.encoder))","width":\#(recording.width),"height":\#(recording.height)}"#)
+        } else {
+            Standard.error.write("Recording \(recording.path) (\(recording.width)x\(recording.height), \(recording.codec.displayName)); Ctrl-C stops\n")
+        }
+        fflush(nil)
+        let result = await follow(recording, session: session, interrupt: interrupt, json: json)
+        session.stop()
+        switch result {
+        case .success(let video):
+            report(video, json: json)
+            if interrupt.didFire { throw ExitRequest(status: .interrupted) }
+        case .failure(let error):
+            if let video = recording.lastFigures { report(video, json: json) }
+            throw error
+        }
+    }
+
+    /// Prints a progress line once a second until the recording ends by itself (its duration, a failure), the
+    /// session fails, or Ctrl-C (which stops it normally).
+    private static func follow(_ recording: Recording, session: CameraSession, interrupt: Interrupt,
+                               json: Bool) async -> Result<RecordedVideo, CameraError> {
+        var lastFrames = 0
+        var nextLine = ContinuousClock.now + .seconds(1)
+        while recording.result == nil, !interrupt.didFire {
+            if case .failed(let failure) = session.state { return .failure(failure) }
+            if ContinuousClock.now >= nextLine {
+                nextLine += .seconds(1)
+                let progress = recording.progress
+                let fps = progress.frames - lastFrames
+                lastFrames = progress.frames
+                if json {
+                    print(#"{"event":"progress","seconds":\#(rounded(progress.duration.secondsValue)),"frames":\#(progress.frames),"fps":\#(fps),"dropped":\#(progress.droppedFrames),"bytes":\#(progress.bytes)}"#)
+                } else {
+                    Standard.error.write("\(format(progress.duration.secondsValue)) s  \(megabytes(progress.bytes))  \(fps) fps  \(progress.droppedFrames) dropped\n")
+                }
+                fflush(nil)
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if let result = recording.result { return result }
+        do {
+            return .success(try await recording.stop())
+        } catch {
+            return .failure(error as? CameraError ?? .recordingFailed(path: recording.path, detail: "\(error)"))
+        }
+    }
+
+    private static func report(_ video: RecordedVideo, json: Bool) {
+        if json {
+            let files = video.files.map { #""\#(jsonEscaped($0))""# }.joined(separator: ",")
+            print(#"{"event":"saved","path":"\#(jsonEscaped(video.path))","files":[\#(files)],"seconds":\#(rounded(video.duration.secondsValue)),"frames":\#(video.frames),"dropped":\#(video.droppedFrames),"width":\#(video.width),"height":\#(video.height),"codec":"\#(video.codec.rawValue)","encoder":"\#(jsonEscaped(video.encoder))","bytes":\#(video.bytes)}"#)
+        } else {
+            let more = video.files.count > 1 ? " in \(video.files.count) files" : ""
+            print("Saved \(video.path) (\(video.width)x\(video.height), \(format(video.duration.secondsValue)) s, \(video.frames) frames, "
+                + "\(video.codec.displayName) by \(video.encoder), \(megabytes(video.bytes))\(more))")
+        }
+        fflush(nil)
+    }
+
+    private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+    private static func format(_ seconds: Double) -> String { String(format: "%.1f", seconds) }
+    private static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+}
+
+extension Duration {
+    /// In seconds, for printing.
+    fileprivate var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
