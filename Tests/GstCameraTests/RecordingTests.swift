@@ -135,3 +135,31 @@ import Testing
         #expect(try ProbedVideo.read(video.path).frames == video.frames)
     }
 }
+
+/// `--segment`: consecutive files, each starting with a picture, and no frame lost between them (the virtual
+/// camera's sequence stamps run on from one file into the next).
+@Suite(.serialized) struct RecordingSegmentTests {
+    @Test func segmentsFollowEachOtherWithoutALostFrame() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startCamera(VirtualCameraFixture.devices[0].path, width: 640, height: 480)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(
+            path: folder + "/part.mp4", segmentDuration: .seconds(1), duration: .milliseconds(2500)))
+        guard case .success(let video) = await recording.finished() else { Issue.record("the recording failed"); return }
+        #expect(video.files == (1...3).map { folder + "/part_0000\($0).mp4" })
+        var stamps: [[UInt32]] = []
+        for file in video.files {
+            let probed = try ProbedVideo.read(file)
+            #expect(probed.codec == "h264" && probed.width == 640)
+            let decoded = try decodeEveryFrame(file)
+            #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(file): \(decoded.errors)")
+            stamps.append(try decodedFrames(file, width: 640, height: 480).map { sequenceStamp($0, width: 640, height: 480) })
+        }
+        #expect(stamps.map(\.count).reduce(0, +) == video.frames)
+        let all = stamps.flatMap { $0 }
+        #expect(zip(all, all.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(stamps)")
+        // Cut at about the segment length (at a keyframe: one a second).
+        #expect(stamps[0].count >= 25 && stamps[0].count <= 35, "\(stamps.map(\.count))")
+    }
+}

@@ -83,6 +83,9 @@ final class RecordBranch: Sendable {
         self.limit = limit.map { GstClockTime(max(0, $0.inSeconds) * 1e9) }
         encodeBin = try PipelineParser.parseBin(try encoder.description(with: parameters), file: encoder.path)
         writerBin = try PipelineParser.parseBin(try writer.description(with: parameters), file: writer.path)
+        // A writer has no output, but parsing ghosts every unlinked pad it finds, even inside a sink bin:
+        // splitmuxsink makes its muxer at once, and a ghost on the muxer's output would keep it from its file sink.
+        if let ghost = writerBin.staticPad("src") { gst_element_remove_pad(writerBin.pointer, ghost.pointer) }
         encodeBin.set("name", Self.encoderBinName)
         writerBin.set("name", Self.writerBinName)
         // The writer's EOS must reach the bus (a bin keeps its children's EOS to itself until all its sinks are done,
