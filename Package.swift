@@ -16,13 +16,49 @@ let package = Package(
             pkgConfig: "gstreamer-app-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "libglib2.0-dev"])]
         ),
+        // The library, in layers: each target has one job and imports only targets listed before it (SwiftPM
+        // refuses cycles and a target sees only the `public` API of the ones it depends on).
+        // docs/architecture.md draws the arrows and says which threads run where.
+
+        // Linux calls with one policy: errno as `Errno`, EINTR retried, owned descriptors, paths, sockets, ticks.
+        .target(name: "LinuxSystem"),
+        // `CameraError`: every failure a person may see, with what happened, to which device/file, and the fix.
+        .target(name: "CameraErrors"),
+        // GStreamer's C API as Swift: elements, pads, caps, the bus as a message stream, appsink, tee branches.
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "LinuxSystem", "CameraErrors"]),
+        // The pipeline description files in pipelines/: where they are, parameters, the names the code relies on.
+        .target(name: "PipelineFiles", dependencies: ["GStreamer", "LinuxSystem", "CameraErrors"]),
+        // The kernel's video interface: one open device node, its ioctls, formats, raw controls, who holds it.
+        .target(name: "V4L2", dependencies: ["CGStreamer", "LinuxSystem", "CameraErrors"]),
+        // Camera controls in people's terms: names, values, torch, flash, focus, exposure, optical zoom.
+        .target(name: "Controls", dependencies: ["V4L2", "LinuxSystem", "CameraErrors"]),
+        // Which cameras exist: discovery, hot-plug, selectors, stable ids, modes (format x size x rate).
+        .target(name: "Cameras", dependencies: ["Controls", "V4L2", "LinuxSystem", "CameraErrors"]),
+        // Photo and video files: atomic writes, EXIF, names, the gallery in the Pictures folder.
+        .target(name: "MediaFiles", dependencies: ["LinuxSystem", "CameraErrors"]),
+        // The camera session: one pipeline as a state machine; preview frames, photos, zoom, switching cameras.
+        .target(
+            name: "Session",
+            dependencies: ["Cameras", "Controls", "V4L2", "MediaFiles", "PipelineFiles", "GStreamer",
+                           "LinuxSystem", "CameraErrors", "CGStreamer"]
+        ),
+        // What gstcam prints for scripts: one Encodable record per kind (photo, mode, figures, event, version).
+        .target(name: "Reports", dependencies: ["Session", "Cameras", "MediaFiles", "V4L2"]),
+        // The camera screen: window and terminal views, keys and clicks, the operator, the remote-control socket.
+        .target(
+            name: "Screen",
+            dependencies: ["Reports", "Session", "Cameras", "Controls", "MediaFiles", "PipelineFiles", "GStreamer",
+                           "LinuxSystem", "CameraErrors", "CGStreamer"]
+        ),
+        // What users import: re-exports the public API of the layers (discovery, session, frames, photos,
+        // controls, errors) so that one `import GstCamera` is enough.
         .target(
             name: "GstCamera",
-            dependencies: ["CGStreamer"]
+            dependencies: ["Session", "Cameras", "Controls", "V4L2", "MediaFiles", "GStreamer", "CameraErrors", "CGStreamer"]
         ),
         .executableTarget(
             name: "gstcam",
-            dependencies: ["GstCamera"]
+            dependencies: ["GstCamera", "Screen", "Reports", "LinuxSystem"]
         ),
         .target(
             name: "VirtualCamera",
@@ -31,7 +67,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GstCameraTests",
-            dependencies: ["GstCamera", "CGStreamer"]
+            dependencies: ["GstCamera", "Screen", "Reports", "Session", "Cameras", "Controls", "V4L2", "MediaFiles", "PipelineFiles",
+                           "GStreamer", "LinuxSystem", "CameraErrors", "CGStreamer"]
         ),
     ]
 )

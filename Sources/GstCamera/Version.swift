@@ -1,4 +1,5 @@
 import CGStreamer
+import GStreamer
 
 /// GstCamera's version — the one place it is written. `gstcam --version` prints it; scripts/package-deb and the
 /// man pages take it from there.

@@ -1,4 +1,7 @@
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
 
 /// The options every camera command shares: which camera, which pipeline, which size and rate, and the
 /// camera settings to apply once it runs.
@@ -95,17 +98,6 @@ struct CameraOptions {
         }
         if choice.mode != nil { note(choice.summary) }
         return choice
-    }
-
-    /// The chosen mode as a JSON object for `--json` output: size, rate (as printed and exact), format, pipeline,
-    /// what was asked (null: nothing) and whether the camera did not have it (the nearest mode was taken).
-    static func json(_ choice: ModeChoice) -> String {
-        let configuration = choice.configuration
-        let format = choice.mode.map { #""\#(jsonEscaped($0.pixelFormat.description))""# } ?? "null"
-        let asked = choice.request.asksForSomething ? #""\#(choice.request)""# : "null"
-        return #"{"width":\#(configuration.width),"height":\#(configuration.height),"fps":"\#(configuration.framerate)","#
-            + #""framerate":"\#(configuration.framerate.fraction)","format":\#(format),"#
-            + #""pipeline":"\#(jsonEscaped(configuration.pipeline))","asked":\#(asked),"nearest":\#(!choice.matchesRequest)}"#
     }
 
     static func parseFocus(_ text: String) -> FocusRequest? {

@@ -1,5 +1,8 @@
 import Glibc
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
 
 /// `gstcam capture`: open the camera, let exposure settle, take one photo (or a burst or timelapse with
 /// `--count`), close.
@@ -80,7 +83,7 @@ enum CaptureCommand: Command {
             return
         }
         let choice = try camera.modeChoice(for: .photo)
-        let mode = CameraOptions.json(choice)
+        let mode = ModeRecord(choice)
         let session = try CameraSession(configuration: choice.configuration)
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }
@@ -109,7 +112,7 @@ enum CaptureCommand: Command {
             session.stop()
             if latest { try PhotoLibrary.updateLatestLink(to: photo.path) }
             if json {
-                print(#"{"path":"\#(jsonEscaped(photo.path))","width":\#(photo.width),"height":\#(photo.height),"milliseconds":\#(photo.duration.milliseconds),"mode":\#(mode)}"#)
+                print(JSONOutput.line(PhotoRecord(photo, mode: mode)))
             } else if isStandardOutput(photo.path) {
                 // -o /dev/stdout: the photo went into standard output, so the line must not follow it there.
                 Standard.error.write("Saved \(photo.path) (\(photo.width)x\(photo.height))\n")
@@ -127,7 +130,7 @@ enum CaptureCommand: Command {
     /// Prints each photo of a burst or timelapse as it is saved. A failure or Ctrl-C ends the sequence; the
     /// photos printed before it are complete.
     private static func report(_ photos: AsyncThrowingStream<BurstPhoto, any Error>, interval: Double, latest: Bool,
-                               json: Bool, mode: String, interrupt: Interrupt) async throws {
+                               json: Bool, mode: ModeRecord, interrupt: Interrupt) async throws {
         var saved = 0
         do {
             for try await shot in photos {
@@ -135,7 +138,11 @@ enum CaptureCommand: Command {
                 if latest { try PhotoLibrary.updateLatestLink(to: shot.photo.path) }
                 let photo = shot.photo
                 if json {
-                    print(#"{"number":\#(shot.number),"path":"\#(jsonEscaped(photo.path))","width":\#(photo.width),"height":\#(photo.height),"milliseconds":\#(photo.duration.milliseconds),"missed_intervals":\#(shot.missedIntervals),"late_milliseconds":\#(shot.late.milliseconds),"mode":\#(mode)}"#)
+                    var record = PhotoRecord(photo, mode: mode)
+                    record.number = shot.number
+                    record.missedIntervals = shot.missedIntervals
+                    record.lateMilliseconds = shot.late.milliseconds
+                    print(JSONOutput.line(record))
                 } else {
                     if shot.missedIntervals > 0 {
                         Standard.error.write("gstcam: missed \(shot.missedIntervals) interval\(shot.missedIntervals == 1 ? "" : "s") before photo \(shot.number): the camera was slower than one photo every \(interval) s\n")
@@ -176,20 +183,13 @@ enum CaptureCommand: Command {
         let photo = try await session.capturePhoto(to: folder + "/photo." + format.fileExtension, format: format)
         defer { unlink(photo.path) }
         session.stop()
-        let fd = open(photo.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CameraError.writeFailed(path: "standard output", errno: errno) }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count == 0 { break }
-            guard count > 0 else { throw CameraError.writeFailed(path: "standard output", errno: errno) }
-            var offset = 0
-            while offset < count {
-                let written = buffer[offset..<count].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-                guard written > 0 else { throw CameraError.writeFailed(path: "standard output", errno: errno) }
-                offset += written
-            }
+        do {
+            let file = try SystemCalls.open(photo.path, O_RDONLY)
+            defer { SystemCalls.close(file) }
+            let size = Int(try SystemCalls.fileStatus(file).st_size)
+            try Standard.output.write(bytes: try SystemCalls.read(file, count: size, at: 0))
+        } catch {
+            throw CameraError.writeFailed(path: "standard output", errno: error.code)
         }
     }
 }

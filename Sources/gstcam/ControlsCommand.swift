@@ -1,5 +1,7 @@
 import Foundation
 import GstCamera
+import Reports
+import Screen
 
 /// `gstcam controls`: every V4L2 control of a camera, like `v4l2-ctl -L` but aligned, with ranges, percentages,
 /// menus and flags spelled out.

@@ -1,5 +1,7 @@
 import Foundation
 import GstCamera
+import Reports
+import Screen
 
 /// `gstcam devices`: the cameras of this machine, with formats, sizes, rates and features.
 enum DevicesCommand: Command {
@@ -106,7 +108,7 @@ enum DevicesCommand: Command {
         return out
     }
 
-    static func features(_ features: CameraFeatures) -> String {
+    static func features(_ features: ControlSummary) -> String {
         var names: [String] = []
         if features.zoom { names.append("optical zoom") }
         if features.autoFocus { names.append("auto focus") }

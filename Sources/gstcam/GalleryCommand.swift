@@ -1,4 +1,7 @@
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
 
 /// `gstcam gallery`: the photos gstcam saved, newest first — or just the newest one's path, which is what a
 /// camera UI shows as its last-photo thumbnail.
@@ -37,9 +40,9 @@ struct GalleryCommand: Command {
                     + "Take one with `gstcam capture`, or choose another folder with --dir.\n")
                 throw ExitRequest(status: .failure)
             }
-            print(json ? GalleryJSON.photo(newest) : newest.path)
+            print(json ? JSONOutput.line(GalleryRecord(library, [newest]).photos[0]) : newest.path)
         } else if json {
-            print(GalleryJSON.gallery(library, photos))
+            print(JSONOutput.document(GalleryRecord(library, photos)))
         } else {
             print(table(library, photos))
         }
@@ -78,36 +81,4 @@ struct GalleryCommand: Command {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
-}
-
-/// The JSON `gstcam gallery --json` prints; docs/gallery.md documents it. Written by hand so the key order
-/// and `null`s are stable for scripts.
-enum GalleryJSON {
-    static func gallery(_ library: PhotoLibrary, _ photos: [GalleryPhoto]) -> String {
-        var text = "{\n  \"directory\": \(string(library.directory)),\n"
-        text += "  \"directorySource\": \(string(library.directorySource.key)),\n"
-        text += "  \"photos\": ["
-        text += photos.map { "\n    " + photo($0) }.joined(separator: ",")
-        text += photos.isEmpty ? "]\n}" : "\n  ]\n}"
-        return text
-    }
-
-    static func photo(_ photo: GalleryPhoto) -> String {
-        let fields: [(String, String)] = [
-            ("path", string(photo.path)),
-            ("name", string(photo.name)),
-            ("format", string(photo.format.rawValue)),
-            ("bytes", String(photo.byteCount)),
-            ("width", photo.size.map { String($0.width) } ?? "null"),
-            ("height", photo.size.map { String($0.height) } ?? "null"),
-            ("date", string(photo.dateText)),
-            ("dateSource", string(photo.dateSource == .exif ? "exif" : "modified")),
-            ("camera", photo.camera.map(string) ?? "null"),
-            ("complete", photo.isComplete ? "true" : "false"),
-        ]
-        return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
-    }
-
-    /// A JSON string literal.
-    static func string(_ value: String) -> String { "\"" + jsonEscaped(value) + "\"" }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import GstCamera
+import Reports
+import Screen
 
 /// `gstcam get NAME…`: current values of controls.
 enum GetCommand: Command {

@@ -1,5 +1,8 @@
 import Foundation
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
 
 /// `gstcam capture --preview`: the camera screen as a picker, like a phone's system camera picker. The user
 /// frames the shot and presses space or Enter; the photo's path is printed and the command exits 0. Esc, q or
@@ -18,7 +21,7 @@ enum PickerScreen {
             throw ExitRequest(status: .cancelled)
         }
         if json {
-            print(#"{"path":"\#(jsonEscaped(photo.path))","width":\#(photo.width),"height":\#(photo.height)}"#)
+            print(JSONOutput.line(PhotoRecord(photo, timed: false)))
         } else {
             print(photo.path)
         }

@@ -1,6 +1,9 @@
 import Foundation
 import Glibc
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
 
 /// `gstcam preview`: the camera screen: a window (click to focus, wheel to zoom, keys), the terminal, or figures.
 enum PreviewCommand: Command {
@@ -55,62 +58,23 @@ enum PreviewCommand: Command {
     /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
     static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
                           picker: Bool, library: PhotoLibrary = PhotoLibrary(),
-                          switchEvery: Double? = nil, waitsForCamera: Bool = true) async throws -> PreviewScreen.Ending? {
+                          switchEvery: Double? = nil, waitsForCamera: Bool = true) async throws -> CameraScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
         let choice = try camera.modeChoice(for: .preview)
-        let configuration = choice.configuration
         if json, choice.mode != nil, !picker, output != .terminal {
-            print(#"{"event":"mode","mode":\#(CameraOptions.json(choice))}"#)
+            print(JSONOutput.line(EventRecord(event: "mode", mode: ModeRecord(choice))))
         }
-        let session = try CameraSession(configuration: configuration)
-        let window = output == .none || output == .terminal ? nil : CameraScreen(session: session)
-        let cameraOperator = CameraOperator(session: session, library: library)
-        let terminal: TerminalScreen? = output == .terminal ? try TerminalScreen(session: session) : nil
-        let surface: (any ScreenSurface)? = window ?? terminal
-        let screen = PreviewScreen(cameraOperator: cameraOperator, surface: surface, configuration: configuration,
-                                   monitor: CameraMonitor(), waitsForCamera: waitsForCamera, picker: picker, json: json)
+        let launch = ScreenLaunch(configuration: choice.configuration, output: output, duration: duration, json: json,
+                                  picker: picker, library: library, switchEvery: switchEvery, waitsForCamera: waitsForCamera)
+        let screen = try CameraScreen.make(launch)
         let interrupt = Interrupt { screen.stop() }
-        let shutter = SignalAction(SIGUSR1) { Task { await screen.perform(.capture) } }
-        defer {
-            screen.stop()
-            terminal?.restore()
-            _ = shutter
-        }
+        let options = camera
         do {
-            try await session.start()
+            let ending = try await screen.present(launch) { session in try await options.adjust(session) }
+            if interrupt.didFire { throw ExitRequest(status: .interrupted) }
+            return ending
         } catch where interrupt.didFire {
             throw ExitRequest(status: .interrupted)
         }
-        try await camera.adjust(session)
-        // Other gstcam commands for this camera reach this session through its socket; SIGUSR1 also captures.
-        var server: CameraRemoteServer?
-        if let path = RemoteSocketPath.path(for: configuration) {
-            do {
-                server = try CameraRemoteServer.start(path: path, status: { cameraOperator.status() }, perform: { await screen.perform($0) })
-                screen.server.withLock { $0 = server }
-            } catch {
-                Standard.error.write("gstcam: other commands cannot reach this preview: \(error)\n")
-            }
-        }
-        defer { server?.stop() }
-        terminal?.start()
-        let cycling = switchEvery.map { seconds in
-            Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                    let outcome = await screen.perform(.nextCamera)
-                    if !outcome.isError, output != .terminal {
-                        print(json ? #"{"event":"switch","message":"\#(jsonEscaped(outcome.message))"}"# : outcome.message)
-                    }
-                }
-            }
-        }
-        defer { cycling?.cancel() }
-        await screen.run(duration: duration, printFigures: !picker && output != .terminal)
-        screen.stop()
-        terminal?.restore()
-        if interrupt.didFire { throw ExitRequest(status: .interrupted) }
-        if let failure = screen.unrecoveredFailure { throw failure }
-        return screen.endedBy
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import GstCamera
+import LinuxSystem
+import Reports
 
 /// `gstcam record`: open the camera and record a video from it until --duration or Ctrl-C.
 enum RecordCommand: Command {
@@ -70,7 +72,7 @@ enum RecordCommand: Command {
                                          duration: duration.map { .microseconds(Int($0 * 1_000_000)) })
         let recording = try await session.startRecording(settings)
         if json {
-            print(#"{"event":"started","path":"\#(jsonEscaped(recording.path))","codec":"\#(recording.codec.rawValue)","encoder":"\#(jsonEscaped(recording.encoder))","width":\#(recording.width),"height":\#(recording.height)}"#)
+            print(JSONOutput.line(RecordingRecord.started(recording)))
         } else {
             Standard.error.write("Recording \(recording.path) (\(recording.width)x\(recording.height), \(recording.codec.displayName)); Ctrl-C stops\n")
         }
@@ -101,7 +103,7 @@ enum RecordCommand: Command {
                 let fps = progress.frames - lastFrames
                 lastFrames = progress.frames
                 if json {
-                    print(#"{"event":"progress","seconds":\#(rounded(progress.duration.secondsValue)),"frames":\#(progress.frames),"fps":\#(fps),"dropped":\#(progress.droppedFrames),"bytes":\#(progress.bytes)}"#)
+                    print(JSONOutput.line(RecordingRecord.progress(progress, fps: fps)))
                 } else {
                     Standard.error.write("\(format(progress.duration.secondsValue)) s  \(megabytes(progress.bytes))  \(fps) fps  \(progress.droppedFrames) dropped\n")
                 }
@@ -119,8 +121,7 @@ enum RecordCommand: Command {
 
     private static func report(_ video: RecordedVideo, json: Bool) {
         if json {
-            let files = video.files.map { #""\#(jsonEscaped($0))""# }.joined(separator: ",")
-            print(#"{"event":"saved","path":"\#(jsonEscaped(video.path))","files":[\#(files)],"seconds":\#(rounded(video.duration.secondsValue)),"frames":\#(video.frames),"dropped":\#(video.droppedFrames),"width":\#(video.width),"height":\#(video.height),"codec":"\#(video.codec.rawValue)","encoder":"\#(jsonEscaped(video.encoder))","bytes":\#(video.bytes)}"#)
+            print(JSONOutput.line(RecordingRecord.saved(video)))
         } else {
             let more = video.files.count > 1 ? " in \(video.files.count) files" : ""
             print("Saved \(video.path) (\(video.width)x\(video.height), \(format(video.duration.secondsValue)) s, \(video.frames) frames, "
@@ -129,7 +130,6 @@ enum RecordCommand: Command {
         fflush(nil)
     }
 
-    private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
     private static func format(_ seconds: Double) -> String { String(format: "%.1f", seconds) }
     private static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
 
 /// `gstcam capture` while a camera screen (`gstcam preview`) runs on the same camera: the photo is taken by
 /// that session through its socket (no second open of the device, no warm-up) instead of failing busy.
@@ -34,7 +37,7 @@ enum ScreenRemote {
         if latest { try PhotoLibrary.updateLatestLink(to: saved) }
         if json {
             let milliseconds = Int((reply["milliseconds"] as? Double ?? 0).rounded())
-            print(#"{"path":"\#(jsonEscaped(saved))","width":\#(width),"height":\#(height),"milliseconds":\#(milliseconds),"session":"\#(jsonEscaped(path))"}"#)
+            print(JSONOutput.line(PhotoRecord(path: saved, width: width, height: height, milliseconds: milliseconds, session: path)))
         } else {
             print("Saved \(saved) (\(width)x\(height)) through the running preview")
         }

@@ -1,5 +1,7 @@
 import Foundation
 import GstCamera
+import Reports
+import Screen
 
 /// `gstcam set NAME=VALUE…`: change controls and print what the camera actually applied.
 enum SetCommand: Command {

@@ -1,5 +1,8 @@
 import Glibc
 import GstCamera
+import LinuxSystem
+import Reports
+import Screen
 
 // gstcam: a camera on the command line. Usage errors exit 64, failures exit 1 (see ExitStatus).
 
@@ -24,7 +27,7 @@ func printHelp(for command: any Command.Type) {
 
 func printVersion(json: Bool) {
     if json {
-        print(#"{"version":"\#(jsonEscaped(GstCameraVersion.string))","gstreamer":"\#(jsonEscaped(GstCameraVersion.gstreamerNumber))"}"#)
+        print(JSONOutput.line(VersionRecord(version: GstCameraVersion.string, gstreamer: GstCameraVersion.gstreamerNumber)))
     } else {
         print("gstcam \(GstCameraVersion.string)\n\(GstCameraVersion.gstreamer)")
     }
@@ -72,6 +75,8 @@ default:
         try await command.run(&arguments)
         exit(0)
     } catch let error as UsageError {
+        fail("\(error)\nRun `gstcam \(command.name) --help` for usage.", status: .usage)
+    } catch let error as ScreenRequestError {
         fail("\(error)\nRun `gstcam \(command.name) --help` for usage.", status: .usage)
     } catch let request as ExitRequest {
         exit(request.status.rawValue)

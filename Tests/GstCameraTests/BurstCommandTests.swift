@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import LinuxSystem
 
 /// `gstcam capture --count N [--interval S]` as a user runs it.
 @Suite struct BurstCommandTests {

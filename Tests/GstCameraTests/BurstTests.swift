@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Cameras
+@testable import MediaFiles
+@testable import Session
 
 /// Bursts and timelapses from a running session: the camera stays open, photos come in sequence, each one a
 /// different frame, and the preview keeps its frame rate.
@@ -101,7 +104,7 @@ import Testing
         for try await shot in session.photos(count: 2, interval: .milliseconds(1100), into: PhotoLibrary(directory: folder)) {
             paths.append(shot.photo.path)
         }
-        let cardName = try #require(CameraDiscovery.camera(matching: Self.device).name)
+        let cardName = try CameraDiscovery.camera(matching: Self.device).name
         var times: [String] = []
         for path in paths {
             let result = try runProcess("/usr/bin/exiftool", ["-s", "-s", "-s", "-Software", "-Model", "-DateTimeOriginal", path])

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import Session
 
 /// --zoom, --torch, --focus, --exposure, --set and --flash on the virtual cameras.
 @Suite(.serialized) struct CLISettingsTests {

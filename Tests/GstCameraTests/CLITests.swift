@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GstCamera
 
 @Suite struct CLITests {
     @Test(arguments: [["--help"], ["-h"], ["help"], ["help", "capture"], ["capture", "--help"], ["preview", "-h"]])

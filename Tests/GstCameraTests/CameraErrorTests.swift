@@ -1,5 +1,5 @@
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
 
 @Suite struct CameraErrorTests {
     @Test func permissionDeniedExplainsTheVideoGroup() {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Cameras
+@testable import Controls
+@testable import Session
 
 /// Switching between virtual cameras (scripts/test configures them): /dev/video0 is red (uvc), /dev/video4
 /// blue (basic), /dev/video8 green without 640x480, /dev/video10 Motion-JPEG only. The identity band is the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import LinuxSystem
 
 /// What `gstcam capture` leaves behind when saving fails mid-way: every file under a photo's name is a whole
 /// image, nothing temporary stays, and the command says why with a non-zero status.

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import MediaFiles
+@testable import Screen
 
 /// A session puts back the controls it changed when it ends — normal exit, error, SIGTERM — while `gstcam set`
 /// changes a camera for good (issue 10). On /dev/video2 (the sensor profile: torch, focus, exposure).

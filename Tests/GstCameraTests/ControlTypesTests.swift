@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Controls
+@testable import V4L2
 
 /// Controls of every V4L2 type (issue 10 item 2) and the control messages of issue 16 item 4, first without a
 /// device, then as a user runs gstcam against the virtual camera's vivid profile, which has vivid's test

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+import GstCamera
 
 /// `gstcam set/get/controls` as a user runs them: exact output, messages and exit statuses, with the value read
 /// back by v4l2-ctl. Each test has a private virtual-camera state (uvc /dev/video0, sensor /dev/video2, basic

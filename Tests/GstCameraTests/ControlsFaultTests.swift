@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
 
 /// Faults injected through the virtual camera's state directory (docs/virtual-camera.md): each test runs gstcam
 /// in a subprocess with a private VCAM_STATE_DIR (`VirtualCameras.Isolated`), so the fault touches no device other tests use.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Controls
 
 /// Controls set through the library in this process, read back from another process (v4l2-ctl) through the
 /// virtual camera's shared state. Each test puts the controls back to their defaults.

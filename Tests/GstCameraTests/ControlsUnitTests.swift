@@ -1,6 +1,8 @@
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Controls
+@testable import V4L2
 
 /// Control logic that needs no device: names, suggestions, percentages, value parsing.
 @Suite struct ControlsUnitTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import V4L2
 
 /// A busy camera's holder is named even when its descriptor is not a plain link to the path asked about, and
 /// our own camera screen is named as such with what to do (issue 16).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import V4L2
 
 @Suite struct DeviceHoldersTests {
     @Test func findsTheProcessThatHoldsAFileOpenAndNamesItInTheBusyError() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import Session
 
 @Suite struct DigitalZoomCropTests {
     @Test func centredTwiceZoomCropsAQuarterOfTheFrame() {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Cameras
+@testable import Controls
 
 /// Discovery against the virtual cameras: what `gstcam devices` and the library report.
 @Suite(.serialized) struct DiscoveryIntegrationTests {
@@ -157,7 +159,7 @@ import Testing
 @Suite struct DiscoveryOpenErrorTests {
     @Test func aMissingPathListsTheCamerasThatExist() {
         #expect(throws: CameraError.noSuchDevice(path: "/dev/video9", available: CameraDiscovery.cameras().map(\.summary))) {
-            try CameraControls(devicePath: "/dev/video9")
+            try CameraControls(cameraMatching: "/dev/video9")
         }
         let text = CameraError.noSuchDevice(path: "/dev/video9", available: CameraDiscovery.cameras().map(\.summary)).description
         #expect(text.contains("/dev/video9 does not exist. Cameras on this machine:\n  0: /dev/video0"))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import Controls
 
 /// The virtual cameras the test process runs with (scripts/test preloads libVirtualCamera.so and sets
 /// VCAM_DEVICES, e.g. "/dev/video0=uvc;/dev/video2=sensor;/dev/video4=basic"), and subprocess helpers.

@@ -1,12 +1,16 @@
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Cameras
+@testable import Controls
+@testable import LinuxSystem
+@testable import V4L2
 
 /// Discovery logic that needs no device: node names, the IR heuristic, stable links, selectors.
 @Suite struct DiscoveryUnitTests {
     static func camera(_ index: Int, _ name: String, path: String? = nil, id: String? = nil) -> Camera {
         Camera(index: index, path: path ?? "/dev/video\(index * 2)", name: name, driver: "uvcvideo", busInfo: "usb-\(index)",
-               stableID: id, stablePath: nil, nodes: [], isInfrared: false, formats: [], features: CameraFeatures(), problem: nil)
+               stableID: id, stablePath: nil, nodes: [], isInfrared: false, formats: [], features: ControlSummary(), problem: nil)
     }
 
     static let cameras = [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GstCamera
 
 /// Needs an X display: scripts/test runs the suite under xvfb-run.
 @Suite struct DisplayTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+import GstCamera
 
 /// What `gstcam` prints and how it exits when it is signalled early or its camera fails (issue 16 items 1 and 3,
 /// issue 10 item 3), on /dev/video20 (the session-failure tests' own device, see scripts/test).

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+import GstCamera
 
 /// `gstcam gallery` as a user runs it: a subprocess, its output and exit status.
 @Suite struct GalleryCommandTests {

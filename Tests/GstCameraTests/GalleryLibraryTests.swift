@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import MediaFiles
 
 /// Where photos go (XDG Pictures folder, overrides) and what they are called.
 @Suite struct GalleryLibraryTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import LinuxSystem
+@testable import MediaFiles
 
 /// What the gallery lists, in which order, and the `latest` link.
 @Suite struct GalleryListingTests {

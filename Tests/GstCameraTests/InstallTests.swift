@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+import GstCamera
 
 /// Installing gstcam like a Linux tool (issue 17): scripts/install into a temporary prefix, then the installed
 /// programs, man pages, completions and desktop file used as a user would, from another folder with a clean

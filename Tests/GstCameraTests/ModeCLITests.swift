@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Cameras
+@testable import Session
+@testable import V4L2
 
 /// Mode choice end to end on virtual cameras with real drivers' mode tables (scripts/test): /dev/video16 is a
 /// USB webcam (YUYV 640x480@30, 1280x720@10, 1920x1080@5; MJPG 30 fps up to 1920x1080), /dev/video18 is

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import Cameras
+@testable import Controls
+@testable import Session
+@testable import V4L2
 
 /// The mode rule (docs/modes.md) as pure functions over real drivers' mode tables.
 @Suite struct ModeChoiceTests {
@@ -13,7 +16,7 @@ import Testing
 
     static func camera(_ formats: [CameraFormat]) -> Camera {
         Camera(index: 0, path: "/dev/video9", name: "test", driver: "test", busInfo: "", nodes: [], isInfrared: false,
-               formats: formats, features: CameraFeatures(), problem: nil)
+               formats: formats, features: ControlSummary(), problem: nil)
     }
 
     /// A typical USB 2 webcam: raw is bandwidth-bound above 640x480, Motion-JPEG gives 30 fps everywhere.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import MediaFiles
 
 /// Helpers shared by the photo-file and gallery tests: scratch directories, subprocesses, and real JPEG/PNG
 /// files made by GStreamer encoders (so the readers are tested on what capture will actually produce).

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import MediaFiles
 
 /// The JPEG/PNG/EXIF readers, on files made by the encoders capture uses (and by exiftool/ImageMagick).
 @Suite struct PhotoFileReaderTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import Session
 
 @Suite struct PhotoFormatTests {
     @Test func jpegCarriesEXIFThatExiftoolReads() async throws {

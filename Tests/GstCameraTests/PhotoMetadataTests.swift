@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import Cameras
+@testable import Session
 
 /// What a photo's EXIF says about the camera: who made it (only where the camera says) and how much of the zoom
 /// was digital.

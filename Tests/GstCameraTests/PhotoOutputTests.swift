@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import LinuxSystem
+@testable import MediaFiles
 
 /// `--overwrite` replaces photo files only: named pipes and character devices are written into in place,
 /// sockets and block devices are refused, a symbolic link is replaced itself and never its target (issue 16).

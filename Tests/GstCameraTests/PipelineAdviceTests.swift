@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import GStreamer
+@testable import Session
 
 /// Bad input gets advice about the input, not about installing packages (issue 16): a file that is not a
 /// pipeline, a typo'd element, a `split` that is not a tee, a size nothing can make.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import GStreamer
+@testable import PipelineFiles
+@testable import Session
 
 @Suite struct PipelineFileTests {
     private func write(_ text: String) throws -> (folder: String, file: String) {

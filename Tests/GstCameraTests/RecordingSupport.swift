@@ -34,12 +34,13 @@ func decodeEveryFrame(_ path: String) throws -> (status: Int32, errors: String) 
     return (result.status, result.error)
 }
 
-/// Every frame of `path` as RGB, decoded by ffmpeg at its own size.
+/// Every frame of `path` as RGB, decoded by ffmpeg at its own size: each frame once, as the file has them (no
+/// frames repeated or dropped to make a constant rate).
 func decodedFrames(_ path: String, width: Int, height: Int) throws -> [[UInt8]] {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let raw = folder + "/frames.rgb"
-    let result = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "rawvideo",
+    let result = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough", "-f", "rawvideo",
                                                     "-pix_fmt", "rgb24", raw])
     guard result.status == 0 else { throw DecodeError(message: "ffmpeg could not decode \(path): \(result.error)") }
     let bytes = [UInt8](FileManager.default.contents(atPath: raw) ?? Data())

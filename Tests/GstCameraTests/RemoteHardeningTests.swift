@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import LinuxSystem
+@testable import MediaFiles
+@testable import Screen
 
 /// The camera screen's socket trusts no one (issue 16): wrong types and impossible values are refused with an
 /// error reply, folders are never created for a request, silent or empty connections block no one, and a

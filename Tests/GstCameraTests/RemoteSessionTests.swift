@@ -1,7 +1,10 @@
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import Controls
+@testable import LinuxSystem
+@testable import Screen
+@testable import Session
 
 /// A running `gstcam preview` reached through its socket by a second process (and by the test itself).
 @Suite(.serialized) struct RemoteSessionTests {

@@ -1,6 +1,6 @@
 import Foundation
-@testable import GstCamera
 import Testing
+@testable import Screen
 
 /// `gstcam preview` with a display that is set but does not answer: never a crash (autovideosink walking into a
 /// framebuffer sink) or a bare "refused the state change"; the terminal view on a terminal, else a clear error.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GstCamera
 
 /// `gstcam capture --preview` (the camera screen as a picker) and closing the window, under Xvfb.
 @Suite(.serialized) struct ScreenPickerTests {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import GstCamera
 import Synchronization
 import Testing
+@testable import Cameras
+@testable import Controls
 
 /// The camera screen when its camera goes away and comes back (unplug through the virtual camera's fault files),
 /// stalls, or when another camera is plugged in while it runs. /dev/video22 is these tests' own device.
@@ -312,7 +313,7 @@ import Testing
     @Test func monitorChangesCompareCamerasByNodeAndIgnoreTheirPositions() {
         func camera(_ path: String, _ name: String, index: Int) -> Camera {
             Camera(index: index, path: path, name: name, driver: "uvcvideo", busInfo: "usb-1", stableID: nil, stablePath: nil,
-                   nodes: [], isInfrared: false, formats: [], features: CameraFeatures(), problem: nil)
+                   nodes: [], isInfrared: false, formats: [], features: ControlSummary(), problem: nil)
         }
         let front = camera("/dev/video0", "Front", index: 0), back = camera("/dev/video2", "Back", index: 1)
         let backFirst = camera("/dev/video2", "Back", index: 0)

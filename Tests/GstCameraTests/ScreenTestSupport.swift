@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GstCamera
 
 /// A `gstcam preview` (or `capture --preview`) running in the background with its own photo folder, runtime
 /// folder and virtual camera state, its output going to files the test reads while it runs.

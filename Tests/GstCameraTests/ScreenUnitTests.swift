@@ -1,5 +1,7 @@
 import Testing
-@testable import GstCamera
+@testable import Controls
+@testable import Screen
+@testable import Session
 
 /// The camera screen's pieces without a display.
 @Suite struct ScreenUnitTests {

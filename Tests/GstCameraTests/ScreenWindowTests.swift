@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GstCamera
 
 /// The camera screen in a window under Xvfb (scripts/test), driven with real X input from xdotool. With no
 /// window manager the 640×480 window sits at the top left of the screen, so screen and video coordinates agree.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Session
 
 @Suite struct SessionCaptureTests {
     @Test func photoFromARunningSessionIsAJPEGOfTheSceneWhilePreviewContinues() async throws {

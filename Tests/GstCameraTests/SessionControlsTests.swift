@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import GStreamer
+@testable import Session
 
 /// Zoom, torch, flash and start-up controls of a running session on the virtual cameras (video0 uvc with
 /// zoom_absolute 100…500, video2 sensor with a flash LED, video4 basic with neither).

@@ -1,7 +1,9 @@
 import CGStreamer
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import GStreamer
+@testable import Session
 
 /// A camera failing under a running session (issue 10 item 3, issue 16 items 3 and 8), on /dev/video20, which
 /// scripts/test gives to these tests alone: unplugged, stalled and made to fail ioctls at will. Each test

@@ -1,5 +1,6 @@
 import Testing
-@testable import GstCamera
+@testable import CameraErrors
+@testable import Session
 
 @Suite struct SessionFrameTests {
     @Test func previewFramesHaveTheRequestedSizeAndKeepComing() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import MediaFiles
+@testable import Session
 
 /// Zero shutter lag: a photo shows the frame that was current when it was asked for (or the next one, already
 /// on its way), read from the sequence stamp the virtual camera draws into every frame.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import GstCamera
+@testable import Session
 
 /// The sequence number the virtual camera stamps into every frame (Sources/VirtualCamera/frames.c): the bottom
 /// 16 rows hold 32 blocks of width W/32, most significant bit first, white = 1, black = 0.

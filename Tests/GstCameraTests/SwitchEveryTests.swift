@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GstCamera
 
 /// `gstcam preview --switch-every`: cycles through the cameras and prints each switch.
 @Suite struct SwitchEveryTests {

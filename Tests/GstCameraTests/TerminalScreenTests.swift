@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GstCamera
 
 /// `gstcam preview --sink terminal` in a real terminal: a detached tmux session of its own (private server).
 @Suite(.serialized) struct TerminalScreenTests {

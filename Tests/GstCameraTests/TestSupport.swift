@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import GstCamera
+@testable import Session
+@testable import V4L2
 
 /// A fresh temporary folder, removed by the caller's defer.
 func makeTemporaryFolder() throws -> String {

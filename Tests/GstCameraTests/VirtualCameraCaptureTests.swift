@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GstCamera
+import GstCamera
 
 /// `gstcam capture` as a subprocess against the virtual cameras: the photo shows the chosen device, at the
 /// largest size it offers (docs/modes.md).

@@ -4,7 +4,7 @@ import CGStreamer
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import Controls
 
 @Suite(.serialized) struct VirtualCameraDeviceTests {
     let device = VirtualCameraFixture.faultDevice

@@ -3,6 +3,7 @@
 import Foundation
 import Glibc
 import Testing
+import GstCamera
 
 @Suite struct VirtualCameraPassthroughTests {
     @Test func realFilesReadWriteStatMmapAndDupUnchanged() throws {

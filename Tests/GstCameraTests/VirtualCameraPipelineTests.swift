@@ -2,6 +2,7 @@
 // v4l2-ctl. Each run gets a private state directory, so these tests never contend for a device.
 import Foundation
 import Testing
+import GstCamera
 
 @Suite struct VirtualCameraPipelineTests {
     @Test(arguments: VirtualCameraFixture.devices)

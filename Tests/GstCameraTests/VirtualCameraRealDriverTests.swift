@@ -5,6 +5,7 @@ import CGStreamer
 import Foundation
 import Glibc
 import Testing
+import GstCamera
 
 /// A device of its own for a subprocess: one VCAM_DEVICES entry and a fresh state directory.
 private func privateDevice(_ spec: String) throws -> [String: String] {

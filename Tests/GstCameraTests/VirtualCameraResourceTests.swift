@@ -7,7 +7,8 @@ import CGStreamer
 import Foundation
 import Glibc
 import Testing
-@testable import GstCamera
+@testable import GStreamer
+@testable import V4L2
 
 @Suite(.serialized) struct VirtualCameraResourceTests {
     let device = VirtualCameraFixture.faultDevice

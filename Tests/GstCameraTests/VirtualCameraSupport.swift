@@ -4,6 +4,7 @@
 import CGStreamer
 import Foundation
 import Glibc
+import GstCamera
 
 /// One of the virtual devices exported by scripts/test in VCAM_DEVICES.
 struct VirtualTestDevice: Sendable, CustomStringConvertible {

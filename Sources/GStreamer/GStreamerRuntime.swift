@@ -1,0 +1,30 @@
+import CGStreamer
+import Glibc
+
+/// gst_init, done once per process however many sessions start and from whichever thread.
+public enum GStreamerRuntime {
+    /// Swift initialises a global `let` exactly once, thread-safely (swift_once), which is what gst_init needs.
+    private static let initialized: Bool = {
+        // GStreamer 1.22.0's v4l2src keeps its buffer pool (and the element and 5–7 file descriptors with it)
+        // alive after every stop when the driver can orphan buffers, which every vb2 driver, uvcvideo included,
+        // has done since Linux 5.0: a session that restarts or switches cameras would run out of descriptors.
+        // Draining the queue on stop takes the path that releases the pool (fixed upstream after 1.22;
+        // docs/virtual-camera.md has the measurements). A value the user set is kept.
+        setenv("GST_V4L2_FORCE_DRAIN", "1", 0)
+        gst_init(nil, nil)
+        // libgsttag's tags (capturing-digital-zoom-ratio, …) exist only once registered; this registers them all.
+        gst_tag_register_musicbrainz_tags()
+        return true
+    }()
+
+    public static func ensureInitialized() {
+        _ = initialized
+    }
+}
+
+/// Takes ownership of a g_malloc'ed C string.
+public func takeGString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
+    guard let pointer else { return nil }
+    defer { g_free(pointer) }
+    return String(cString: pointer)
+}

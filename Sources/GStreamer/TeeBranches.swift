@@ -1,0 +1,98 @@
+import CGStreamer
+import Dispatch
+
+/// A branch hanging off a tee: its bin, the tee's request pad that feeds it, and the bin's input pad.
+public final class TeeBranch: Sendable {
+    public let bin: Element
+    public let teePad: Pad
+    public let input: Pad
+
+    fileprivate init(bin: Element, teePad: Pad, input: Pad) {
+        self.bin = bin
+        self.teePad = teePad
+        self.input = input
+    }
+}
+
+/// Why a branch could not be added; the caller names its file in the error people see.
+public enum TeeBranchError: Error, Equatable, Sendable {
+    /// The tee gave no new source pad.
+    case noTeePad
+    /// The bin could not join the pipeline (e.g. a child's name is taken).
+    case notAdded
+    /// The bin refused to follow the pipeline's state.
+    case notStarted
+    /// Linking the tee's pad to the bin's input failed.
+    case linkRefused(PadLinkResult)
+}
+
+/// The one owner of a tee's branches: every request pad is taken, linked, unlinked and released here, whether
+/// the pipeline is being built or running (the way GNOME aperture's `pipeline_tee.rs` keeps its branches).
+///
+/// Adding: the bin joins the pipeline and starts before it is linked, so the RECONFIGURE that linking sends
+/// upstream finds its pads active (an inactive branch answers caps queries with nothing: not-negotiated).
+/// Removing: an IDLE probe on the tee's pad waits until no buffer is being pushed into the branch and unlinks
+/// there, so the tee never pushes into a branch half taken apart; then the branch goes to NULL and leaves.
+public final class TeeBranches: Sendable {
+    private let pipeline: Element
+    private let tee: Element
+
+    /// How long removing waits for the tee's pad to be idle before unlinking anyway (a branch whose sink blocks
+    /// forever, e.g. a window that no longer draws, must not hang the session).
+    public static let idleWait: Duration = .seconds(1)
+
+    public init(pipeline: Element, tee: Element) {
+        self.pipeline = pipeline
+        self.tee = tee
+    }
+
+    /// Adds `bin` to the pipeline and links a new tee pad to `input` (a pad of the bin, usually its ghost "sink").
+    /// `beforeLinking` gets the tee's new pad before any buffer can pass it (to add probes).
+    public func attach(_ bin: Element, input: Pad, beforeLinking: ((Pad) -> Void)? = nil) throws(TeeBranchError) -> TeeBranch {
+        guard let teePad = tee.requestPad("src_%u") else { throw .noTeePad }
+        guard pipeline.add(bin) else {
+            tee.releaseRequestPad(teePad)
+            throw .notAdded
+        }
+        let branch = TeeBranch(bin: bin, teePad: teePad, input: input)
+        guard bin.syncStateWithParent() else {
+            dismantle(branch)
+            throw .notStarted
+        }
+        beforeLinking?(teePad)
+        let result = teePad.link(to: input)
+        guard result == .ok else {
+            dismantle(branch)
+            throw .linkRefused(result)
+        }
+        return branch
+    }
+
+    /// Unlinks `branch` once the tee's pad is idle (at most `idleWait`), then stops it and takes it out.
+    public func detach(_ branch: TeeBranch) {
+        let unlinked = DispatchSemaphore(value: 0)
+        branch.teePad.addProbe(GST_PAD_PROBE_TYPE_IDLE) { _ in
+            // Runs at once when the pad is idle, else on the streaming thread right after its current push.
+            branch.teePad.unlink(from: branch.input)
+            unlinked.signal()
+            return GST_PAD_PROBE_REMOVE
+        }
+        if unlinked.wait(timeout: .now() + .nanoseconds(Int(Self.idleWait.inNanoseconds))) == .timedOut {
+            branch.teePad.unlink(from: branch.input)
+        }
+        dismantle(branch)
+    }
+
+    private func dismantle(_ branch: TeeBranch) {
+        branch.teePad.unlink(from: branch.input)
+        tee.releaseRequestPad(branch.teePad)
+        branch.bin.setState(GST_STATE_NULL)
+        _ = pipeline.remove(branch.bin)
+    }
+}
+
+extension Duration {
+    fileprivate var inNanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import CameraErrors
+
+/// A pipeline description file: gst-launch syntax, `#` comment lines, and `${name}` placeholders.
+public struct PipelineFile: Sendable {
+    /// The file as given (for messages) and as opened.
+    public let path: String
+    /// The description without comment lines.
+    public let template: String
+
+    /// Loads `nameOrPath`: a path to a file, or a bare name looked up in the pipelines folder
+    /// ("mjpeg" → pipelines/mjpeg.pipeline, "photo-jpeg.branch" → pipelines/photo-jpeg.branch).
+    public static func load(_ nameOrPath: String) throws -> PipelineFile {
+        let path: String
+        if nameOrPath.contains("/") {
+            path = nameOrPath
+        } else {
+            let file = nameOrPath.contains(".") ? nameOrPath : nameOrPath + ".pipeline"
+            path = try PipelineDirectory.find() + "/" + file
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw CameraError.badPipelineFile(file: path, detail: "the file \(reason)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CameraError.badPipelineFile(file: path, detail: "the file is not UTF-8 text")
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        let template = lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !template.isEmpty else {
+            throw CameraError.badPipelineFile(file: path, detail: "the file has no pipeline description")
+        }
+        return PipelineFile(path: path, template: template)
+    }
+
+    /// The largest frame side GStreamer's raw video caps and V4L2 sources accept (v4l2src's template caps).
+    static let maximumFrameSide = 32768
+
+    /// A size no camera or GStreamer element can make fails here, in words, instead of as GStreamer's "could not
+    /// link source to source-caps" against the pipeline file. (Whether this camera has the size is the mode
+    /// choice's question; this only rules out the impossible.)
+    static func checkFrameSize(_ parameters: [String: String]) throws {
+        guard let width = parameters["width"].flatMap({ Int($0) }), let height = parameters["height"].flatMap({ Int($0) }) else { return }
+        let sides = 1...maximumFrameSide
+        guard sides.contains(width), sides.contains(height) else {
+            let device = parameters["device"].flatMap { $0.isEmpty ? nil : $0 }
+            throw CameraError.negotiationFailed(device: device, detail: "\(width)x\(height) is not a size a camera or GStreamer can "
+                + "make (each side must be 1 to \(maximumFrameSide) pixels)")
+        }
+    }
+
+    /// The placeholder names the file uses, in order of appearance.
+    public var placeholders: [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.range(of: "${") {
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
+            let name = String(rest[open.upperBound..<close])
+            if !names.contains(name) { names.append(name) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// The description with every `${name}` replaced. Values are escaped for gst-launch's double-quoted
+    /// strings (the files quote free-form values such as device paths); a placeholder with no value is an
+    /// error naming the file.
+    public func description(with parameters: [String: String]) throws -> String {
+        try Self.checkFrameSize(parameters)
+        var result = ""
+        var rest = template[...]
+        while let open = rest.range(of: "${") {
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+                throw CameraError.badPipelineFile(file: path, detail: "a ${ has no closing }")
+            }
+            let name = String(rest[open.upperBound..<close])
+            guard let value = parameters[name] else { throw CameraError.unknownPipelineParameter(file: path, name: name) }
+            result += rest[..<open.lowerBound]
+            result += value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,250 @@
+import Synchronization
+import CameraErrors
+import Controls
+import MediaFiles
+import Session
+
+/// Carries out camera screen actions on a running session (capture, zoom, torch, focus, switching) and keeps
+/// the figures of its status line. The window, the terminal preview and the remote socket all use one.
+final class CameraOperator: Sendable {
+    public let library: PhotoLibrary
+
+    private struct State {
+        /// The session actions go to; the camera screen replaces it when it restarts a camera that came back.
+        var session: CameraSession
+        var controls: CameraControls?
+        var controlsDevice: String?
+        var lastCount = 0
+        var lastTime = ContinuousClock.now
+        var framesPerSecond = 0.0
+    }
+
+    private let state: Mutex<State>
+
+    public init(session: CameraSession, library: PhotoLibrary = PhotoLibrary()) {
+        state = Mutex(State(session: session))
+        self.library = library
+    }
+
+    /// The session actions go to now.
+    public var session: CameraSession { state.withLock { $0.session } }
+
+    /// Sends later actions to `session` (a new session on the same camera after it came back, or on another).
+    public func use(_ session: CameraSession) {
+        let count = session.frameCount
+        state.withLock { state in
+            state.session = session
+            state.lastCount = count
+            state.lastTime = .now
+            state.framesPerSecond = 0
+            state.controlsDevice = nil
+            state.controls = nil
+        }
+    }
+
+    /// The camera's name as the status line shows it.
+    var cameraName: String {
+        session.cameraName ?? (session.device ?? "Test pattern")
+    }
+
+    /// The controls of the camera streaming now; nil for a pipeline without a device (the test pattern) or a
+    /// session that ended (whose camera's controls are let go: see `releaseControls()`).
+    private func controls() -> CameraControls? {
+        guard let device = session.device else {
+            releaseControls()
+            return nil
+        }
+        return state.withLock { state in
+            if state.controlsDevice != device {
+                state.controls = try? state.session.controls(of: device)  // the session puts back what the keys change
+                state.controlsDevice = device
+            }
+            return state.controls
+        }
+    }
+
+    /// Closes the camera's controls (an open file of the device) until the next action needs them: a driver such
+    /// as vivid reconnects after a disconnect only once every file of the device is closed.
+    func releaseControls() {
+        state.withLock { state in
+            state.controls = nil
+            state.controlsDevice = nil
+        }
+    }
+
+    /// Frames per second since the last call (call it about once a second).
+    @discardableResult
+    func measureFrameRate() -> Double {
+        let count = session.frameCount
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            let elapsed = (now - state.lastTime).inSeconds
+            if elapsed > 0.2 {
+                state.framesPerSecond = Double(count - state.lastCount) / elapsed
+                state.lastCount = count
+                state.lastTime = now
+            }
+            return state.framesPerSecond
+        }
+    }
+
+    /// Figures of the status line, read now.
+    struct Status: Sendable, Equatable {
+        public var camera: String
+        public var device: String?
+        public var width: Int
+        public var height: Int
+        var framesPerSecond: Double
+        public var zoom: Double
+        /// nil when the camera has no torch.
+        public var torch: Bool?
+        /// "continuous", "manual", "once" or nil when focus cannot be controlled.
+        public var focus: String?
+        public var frames: Int
+    }
+
+    public func status() -> Status {
+        let controls = controls()
+        let torch = (try? controls?.torchState())?.isOn
+        var focus: String?
+        if let controls, let modes = try? controls.focusModes() {
+            if modes.continuous, let value = try? controls.control(withID: ControlID.focusAuto)?.value?.integer {
+                focus = value != 0 ? "continuous" : (modes.once ? "once" : "manual")
+            } else if modes.once {
+                focus = "once"
+            } else if modes.manual {
+                focus = "manual"
+            }
+        }
+        return Status(camera: cameraName, device: session.device, width: session.configuration.width,
+                      height: session.configuration.height, framesPerSecond: state.withLock { $0.framesPerSecond },
+                      zoom: session.zoom.factor, torch: torch, focus: focus, frames: session.frameCount)
+    }
+
+    /// "Camera · 640×480 · 30.0 fps · 1× · torch off · AF-C"
+    func statusLine() -> String {
+        let status = status()
+        let fps = (status.framesPerSecond * 10).rounded() / 10
+        var parts = [status.camera, "\(status.width)×\(status.height)", "\(fps) fps", Zoom(factor: status.zoom).description]
+        parts.append(status.torch.map { $0 ? "torch on" : "torch off" } ?? "no torch")
+        switch status.focus {
+        case "continuous": parts.append("AF-C")
+        case "once": parts.append("AF-S")
+        case "manual": parts.append("MF")
+        default: parts.append("fixed focus")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Does `action`; failures come back as an error outcome (never thrown), so a screen can show them.
+    func perform(_ action: CameraAction) async -> CameraActionOutcome {
+        do {
+            return try await performThrowing(action)
+        } catch let error as CameraError {
+            return CameraActionOutcome(message: Self.brief(error), isError: true)
+        } catch {
+            return CameraActionOutcome(message: "\(error)", isError: true)
+        }
+    }
+
+    /// The short form a screen shows (stderr gets the same).
+    static func brief(_ error: CameraError) -> String {
+        switch error {
+        case .torchUnavailable: "Torch not available on this camera"
+        case .focusUnavailable: "Focus not available on this camera"
+        default: error.description
+        }
+    }
+
+    /// "Torch not available: the test pattern has no camera device"
+    private func noDevice(_ what: String) -> String {
+        let file = session.pipelinePath.split(separator: "/").last.map(String.init) ?? session.pipelinePath
+        return "\(what) not available: \(file == "test-pattern.pipeline" ? "the test pattern" : file) has no camera device"
+    }
+
+    private func requireControls(_ what: String) throws -> CameraControls {
+        guard let controls = controls() else {
+            throw ScreenError(noDevice(what))
+        }
+        return controls
+    }
+
+    private func performThrowing(_ action: CameraAction) async throws -> CameraActionOutcome {
+        switch action {
+        case .capture:
+            return saved(try await session.capturePhoto(into: library))
+        case let .captureTo(path, overwrite):
+            return saved(try await session.capturePhoto(to: path, overwrite: overwrite))
+        case let .captureInto(directory):
+            return saved(try await session.capturePhoto(into: PhotoLibrary(directory: directory, environment: library.environment)))
+        case .toggleTorch:
+            let controls = try requireControls("Torch")
+            let now = try controls.torchState()
+            return try await performThrowing(.torch(on: !now.isOn))
+        case let .torch(on):
+            let state = try requireControls("Torch").setTorch(on: on)
+            return CameraActionOutcome(message: state.isOn ? "Torch on" : "Torch off")
+        case .nextCamera:
+            let change = try await session.switchCamera()
+            return CameraActionOutcome(message: "Camera: \(cameraName) (\(change.to)) in \(Int((change.duration.inSeconds * 1000).rounded())) ms")
+        case .zoomIn:
+            return try zoom(to: session.zoom.factor * CameraAction.zoomStep)
+        case .zoomOut:
+            return try zoom(to: session.zoom.factor / CameraAction.zoomStep)
+        case .resetZoom:
+            return try zoom(to: 1)
+        case let .zoom(factor):
+            return try zoom(to: factor)
+        case .toggleContinuousFocus:
+            let controls = try requireControls("Auto focus")
+            guard let current = try controls.control(withID: ControlID.focusAuto)?.value?.integer else {
+                throw CameraError.focusUnavailable(device: controls.devicePath)
+            }
+            _ = try controls.write(current != 0 ? 0 : 1, id: ControlID.focusAuto)
+            return CameraActionOutcome(message: current != 0 ? "Continuous auto focus off" : "Continuous auto focus on")
+        case .focusOnce:
+            let result = try await requireControls("Focus").setFocus(.once())
+            return CameraActionOutcome(message: "Focus: \(result)")
+        case let .focus(point):
+            let onSensor = Self.sensorPoint(point, zoom: session.zoom)
+            guard let controls = controls() else {
+                return CameraActionOutcome(message: noDevice("Focus"),
+                                           isError: true, focusPoint: point)
+            }
+            let result = try await controls.focus(at: onSensor)
+            let message = switch result.method {
+            case .regionOfInterest: result.exposurePoint ? "Focus and exposure at this point" : "Focus at this point"
+            case .oneShotWithoutPoint: "Focused (this camera cannot focus at a point)"
+            case .none: "This camera cannot focus"
+            }
+            return CameraActionOutcome(message: message, isError: result.method == .none, focusPoint: point)
+        case .quit:
+            return CameraActionOutcome(message: "Quit")
+        }
+    }
+
+    private func saved(_ photo: Photo) -> CameraActionOutcome {
+        let name = photo.path.split(separator: "/").last.map(String.init) ?? photo.path
+        return CameraActionOutcome(message: "Saved \(name)", photo: photo)
+    }
+
+    private func zoom(to factor: Double) throws -> CameraActionOutcome {
+        let applied = try session.setZoom(Zoom(factor: factor, centerX: session.zoom.centerX, centerY: session.zoom.centerY))
+        return CameraActionOutcome(message: "Zoom \(Zoom(factor: applied.factor).description)")
+    }
+
+    /// A point of the zoomed picture as a point of the whole frame: the picture shows the zoom's crop.
+    static func sensorPoint(_ point: NormalizedPoint, zoom: Zoom) -> NormalizedPoint {
+        guard zoom.factor > 1 else { return point }
+        let visible = 1 / zoom.factor
+        let left = min(max(zoom.centerX - visible / 2, 0), 1 - visible)
+        let top = min(max(zoom.centerY - visible / 2, 0), 1 - visible)
+        return NormalizedPoint(x: left + point.x * visible, y: top + point.y * visible)
+    }
+}
+
+/// A camera screen problem with no better CameraError case; the text is shown as it is.
+struct ScreenError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

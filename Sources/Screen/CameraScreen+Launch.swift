@@ -1,0 +1,102 @@
+import Glibc
+import Cameras
+import LinuxSystem
+import MediaFiles
+import Reports
+import Session
+
+/// How a camera screen is to run: where it shows the camera, for how long, and what it prints.
+public struct ScreenLaunch: Sendable {
+    /// The session's configuration with its mode chosen (and the window sink set for `.window`).
+    public var configuration: CameraConfiguration
+    public var output: PreviewOutput
+    /// Seconds until the screen ends by itself; nil: until quit, a closed window or a signal.
+    public var duration: Double?
+    /// JSON lines instead of text for figures, photos and events.
+    public var json: Bool
+    /// The screen as a photo picker: the first photo ends it (`Ending.photo`).
+    public var picker: Bool
+    public var library: PhotoLibrary
+    /// Switch to the next camera this often (seconds), printing each switch.
+    public var switchEvery: Double?
+    /// Wait for a camera that goes away (else end with its failure).
+    public var waitsForCamera: Bool
+
+    public init(configuration: CameraConfiguration, output: PreviewOutput, duration: Double? = nil, json: Bool = false,
+                picker: Bool = false, library: PhotoLibrary = PhotoLibrary(), switchEvery: Double? = nil,
+                waitsForCamera: Bool = true) {
+        self.configuration = configuration
+        self.output = output
+        self.duration = duration
+        self.json = json
+        self.picker = picker
+        self.library = library
+        self.switchEvery = switchEvery
+        self.waitsForCamera = waitsForCamera
+    }
+}
+
+extension CameraScreen {
+    /// Builds the screen for `launch`: its session, the window or terminal view, the operator, the camera list.
+    /// Nothing is opened yet; `present` starts it.
+    public static func make(_ launch: ScreenLaunch) throws -> CameraScreen {
+        var configuration = launch.configuration
+        if case let .window(sink) = launch.output { configuration.displaySink = sink }
+        let session = try CameraSession(configuration: configuration)
+        let window = launch.output == .none || launch.output == .terminal ? nil : CameraWindow(session: session)
+        let terminal: TerminalView? = launch.output == .terminal ? try TerminalView(session: session) : nil
+        return CameraScreen(cameraOperator: CameraOperator(session: session, library: launch.library),
+                            surface: window ?? terminal, configuration: configuration, monitor: CameraMonitor(),
+                            waitsForCamera: launch.waitsForCamera, picker: launch.picker, json: launch.json)
+    }
+
+    /// Starts the camera, then `adjust` (the command's zoom, torch, focus…), opens the socket other commands reach
+    /// the screen through, and runs until the screen ends; returns how it ended (nil after `stop()`). Throws the
+    /// start's failure, or the camera failure the screen ended with. SIGUSR1 takes a photo meanwhile.
+    public func present(_ launch: ScreenLaunch, adjust: (CameraSession) async throws -> Void) async throws -> Ending? {
+        let terminal = surface as? TerminalView
+        let shutter = SignalAction(SIGUSR1) { Task { await self.perform(.capture) } }
+        defer {
+            stop()
+            terminal?.restore()
+            _ = shutter
+        }
+        try await session.start()
+        try await adjust(session)
+        let server = startServer()
+        defer { server?.stop() }
+        terminal?.start()
+        let cycling = launch.switchEvery.map { seconds in
+            Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                    let outcome = await self.perform(.nextCamera)
+                    if !outcome.isError, launch.output != .terminal {
+                        print(launch.json ? JSONOutput.line(EventRecord(event: "switch", message: outcome.message)) : outcome.message)
+                    }
+                }
+            }
+        }
+        defer { cycling?.cancel() }
+        await run(duration: launch.duration, printFigures: !launch.picker && launch.output != .terminal)
+        stop()
+        terminal?.restore()
+        if let failure = unrecoveredFailure { throw failure }
+        return endedBy
+    }
+
+    /// The socket other gstcam commands for this camera reach the screen through; nil (with a message) when it
+    /// cannot be opened — the screen works without it.
+    private func startServer() -> CameraRemoteServer? {
+        guard let path = RemoteSocketPath.path(for: configuration) else { return nil }
+        do {
+            let server = try CameraRemoteServer.start(path: path, status: { self.cameraOperator.status() },
+                                                      perform: { await self.perform($0) })
+            self.server.withLock { $0 = server }
+            return server
+        } catch {
+            Standard.error.write("gstcam: other commands cannot reach this preview: \(error)\n")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,295 @@
+import Dispatch
+import Glibc
+
+import Synchronization
+import CameraErrors
+import Cameras
+import Controls
+import LinuxSystem
+import Reports
+import Session
+
+/// What shows the camera screen and delivers the user's input: the window (CameraWindow) or the terminal.
+protocol ScreenView: Sendable {
+    func inputs() -> AsyncStream<ScreenInput>
+    func setStatus(_ text: String)
+    func showMessage(_ text: String, for duration: Duration)
+    func showFocusSquare(at point: NormalizedPoint)
+    /// A message that stays until replaced or removed (nil): the camera is gone and the screen waits for it.
+    func showLastingMessage(_ text: String?)
+    /// Shows `session` from now on; called before that session starts.
+    func follow(_ session: CameraSession)
+}
+
+extension CameraWindow: ScreenView {
+    public func follow(_ session: CameraSession) { show(session) }
+}
+
+/// Runs the camera screen until quit, a closed window, the duration, a signal, or (as a picker) a photo. When
+/// the camera fails while the screen runs (unplugged, stalled, the driver gave up) the screen says so and waits
+/// for the same camera to come back, then shows it again on a new session (CameraScreen+Waiting.swift).
+public final class CameraScreen: Sendable {
+    public enum Ending: Equatable, Sendable { case quit, windowClosed, photo(Photo) }
+
+    let cameraOperator: CameraOperator
+    let surface: (any ScreenView)?
+    let picker: Bool
+    let json: Bool
+    /// What a session on a camera that came back is made from (the device is set to where it is now).
+    let configuration: CameraConfiguration
+    /// Cameras plugged in and unplugged while the screen runs.
+    let monitor: CameraMonitor
+    /// The monitor's changes from the screen's making on (a camera plugged in while the camera starts counts too).
+    private let cameraChanges: AsyncStream<CameraChange>
+    /// Whether a camera that goes away is waited for (else the screen ends with its failure).
+    let waitsForCamera: Bool
+    /// The socket other commands reach this screen through; it follows camera switches.
+    let server = Mutex<CameraRemoteServer?>(nil)
+
+    struct State {
+        var ending: Ending?
+        /// Ctrl-C, SIGTERM: the screen ends without an ending of its own (the command exits 130).
+        var stopRequested = false
+        /// Set while the camera is gone: why, which camera the screen waits for, and whether `c` asked for
+        /// another camera meanwhile.
+        var waiting: (error: CameraError, camera: Camera, switchRequested: Bool)?
+        /// The camera shown now (its identity is what the screen waits for when it fails).
+        var camera: Camera?
+        /// Sessions that are not the operator's but must stop with the screen: the waiting picture, a camera
+        /// being restarted.
+        var helpers: [ObjectIdentifier: CameraSession] = [:]
+        /// The failure the screen ended with, when the camera never came back.
+        var failure: CameraError?
+        /// "No frames from … for N s" while the camera sends nothing.
+        var stallNotice: String?
+    }
+
+    let state = Mutex(State())
+
+    init(cameraOperator: CameraOperator, surface: (any ScreenView)?, configuration: CameraConfiguration,
+         monitor: CameraMonitor, waitsForCamera: Bool = true, picker: Bool, json: Bool) {
+        self.waitsForCamera = waitsForCamera
+        self.cameraOperator = cameraOperator
+        self.surface = surface
+        self.configuration = configuration
+        self.monitor = monitor
+        cameraChanges = monitor.changes()
+        self.picker = picker
+        self.json = json
+    }
+
+    /// The session shown now.
+    var session: CameraSession { cameraOperator.session }
+
+    /// Ends the screen once (later endings are ignored) and stops its sessions.
+    private func end(_ reason: Ending) {
+        let first = state.withLock { state in
+            guard state.ending == nil else { return false }
+            state.ending = reason
+            return true
+        }
+        if first { stopSessions() }
+    }
+
+    /// Ctrl-C or SIGTERM: stops every session of the screen; `run` returns.
+    public func stop() {
+        state.withLock { $0.stopRequested = true }
+        stopSessions()
+    }
+
+    private func stopSessions() {
+        session.stop()
+        for helper in state.withLock({ Array($0.helpers.values) }) { helper.stop() }
+    }
+
+    var endedBy: Ending? { state.withLock { $0.ending } }
+
+    /// The camera failure that ended the screen (the camera did not come back before it ended), if any.
+    var unrecoveredFailure: CameraError? {
+        if case let .failed(error) = session.state, endedBy == nil { return error }
+        return state.withLock { $0.ending == nil ? $0.failure : nil }
+    }
+
+    var isOver: Bool { state.withLock { $0.ending != nil || $0.stopRequested } }
+
+    /// One user input: a key, a click, the wheel, or the window closing.
+    func handle(_ input: ScreenInput) async {
+        switch input {
+        case let .click(point):
+            await perform(.focus(at: point))
+        case let .scroll(steps, _):
+            let factor = session.zoom.factor * pow(1.25, steps)
+            await perform(.zoom(factor: factor))
+        case let .key(name):
+            guard let action = CameraAction(key: name) else { return }
+            await perform(action)
+        case let .windowClosed(reason):
+            if !reason.isEmpty, !reason.contains("window was closed"), reason != "Quit requested" { Standard.error.write("gstcam: the window failed: \(reason)\n") }
+            end(.windowClosed)
+        }
+    }
+
+    /// Does an action and shows what it did; errors also go to stderr.
+    @discardableResult
+    func perform(_ action: CameraAction) async -> CameraActionOutcome {
+        if action == .quit {
+            end(.quit)
+            return CameraActionOutcome(message: "Quit")
+        }
+        if let waiting = state.withLock({ $0.waiting }) {
+            if action == .nextCamera, let other = otherCamera(than: waiting.camera) {
+                state.withLock { $0.waiting?.switchRequested = true }
+                return CameraActionOutcome(message: "Switching to \(other.name) (\(other.path))")
+            }
+            let outcome = CameraActionOutcome(message: "\(Self.waitingMessage(for: waiting.error)) (\(waiting.camera.path))", isError: true)
+            Standard.error.write("gstcam: \(outcome.message)\n")
+            return outcome
+        }
+        if case let .focus(point) = action { surface?.showFocusSquare(at: point) }
+        let outcome = await cameraOperator.perform(action)
+        if action == .nextCamera, !outcome.isError, let device = session.device, let server = server.withLock({ $0 }) {
+            server.move(to: RemoteSocketPath.path(forDevice: device))
+        }
+        surface?.showMessage(outcome.message, for: outcome.isError ? .seconds(3) : .milliseconds(1500))
+        surface?.setStatus(cameraOperator.statusLine())
+        if outcome.isError {
+            Standard.error.write("gstcam: \(outcome.message)\n")
+        } else if let photo = outcome.photo, !picker {
+            if json {
+                print(JSONOutput.line(PhotoRecord(photo)))
+            } else {
+                print("Saved \(photo.path) (\(photo.width)x\(photo.height))")
+            }
+            fflush(nil)
+        }
+        if picker, let photo = outcome.photo { end(.photo(photo)) }
+        return outcome
+    }
+
+    /// The loop: the status line twice a second, figures once a second (unless a picker or the terminal
+    /// draws on stdout), until something ends the screen; while the camera is gone, waiting for it.
+    public func run(duration: Double?, printFigures: Bool) async {
+        let inputTask = surface.map { surface in
+            Task { for await input in surface.inputs() { await self.handle(input) } }
+        }
+        defer { inputTask?.cancel() }
+        let plugging = Task { for await change in cameraChanges { self.announce(change) } }
+        defer { plugging.cancel() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let deadline = duration.map { started + .milliseconds(Int($0 * 1000)) }
+        while !isOver {
+            await showWhileRunning(started: started, deadline: deadline, printFigures: printFigures)
+            if isOver || deadline.map({ clock.now >= $0 }) == true { break }
+            // A camera that went away (unplugged, stalled, its driver failed mid-stream) may come back; other
+            // failures end the screen. --no-wait ends it either way.
+            guard case let .failed(error) = session.state, error.isCameraLost, waitsForCamera,
+                  let camera = state.withLock({ $0.camera }) else { break }
+            state.withLock { $0.stallNotice = nil }
+            state.withLock { $0.failure = error }
+            guard await waitForCamera(camera, after: error, deadline: deadline) else { break }
+            state.withLock { $0.failure = nil }
+        }
+    }
+
+    /// While the session runs: the status line, figures, and the session's word when frames stop coming.
+    private func showWhileRunning(started: ContinuousClock.Instant, deadline: ContinuousClock.Instant?, printFigures: Bool) async {
+        let clock = ContinuousClock()
+        var lastFigures = clock.now
+        var firstStatus = true
+        let session = self.session
+        let stalls = Task { await self.reportStalls(of: session) }
+        defer { stalls.cancel() }
+        cameraOperator.measureFrameRate()
+        var ticks = Ticker.every(.milliseconds(250)).makeAsyncIterator()
+        while case .running = session.state, !isOver {
+            noteCamera()
+            if firstStatus {
+                surface?.setStatus(cameraOperator.statusLine())
+                firstStatus = false
+            }
+            _ = await ticks.next()
+            guard case .running = session.state else { break }
+            let now = clock.now
+            if now - lastFigures >= .seconds(1) {
+                let fps = cameraOperator.measureFrameRate()
+                if state.withLock({ $0.stallNotice == nil }) { surface?.setStatus(cameraOperator.statusLine()) }
+                if printFigures { printFigure(elapsed: (now - started).inSeconds, fps: fps) }
+                lastFigures = now
+            }
+            if let deadline, now >= deadline { break }
+        }
+    }
+
+    /// "No frames from /dev/video0 for N s" as the status line while a camera sends nothing (the session says so
+    /// each second after CameraConfiguration.stallWarning), the first word of it and the end on stderr.
+    private func reportStalls(of session: CameraSession) async {
+        for await event in session.events() {
+            guard let notice = event.stallNotice else { continue }
+            let first: Bool = state.withLock { state in
+                defer { state.stallNotice = event.isStall ? notice : nil }
+                return event.isStall == (state.stallNotice == nil)
+            }
+            surface?.setStatus(event.isStall ? notice : cameraOperator.statusLine())
+            // Not onto the terminal view's own screen, which a stderr line would garble (its status line says it).
+            if first, !(surface is TerminalView && isatty(2) != 0) { Standard.error.write("gstcam: \(notice)\n") }
+        }
+    }
+
+    /// Remembers which camera the session shows (it changes with `c`), to know which one to wait for.
+    private func noteCamera() {
+        guard let device = session.device, state.withLock({ $0.camera?.path }) != device else { return }
+        let camera = monitor.cameras.first { $0.path == device } ?? CameraDiscovery.cameras().first { $0.path == device }
+        state.withLock { $0.camera = camera }
+    }
+
+    /// A camera plugged in or unplugged: said on the screen and stderr; `c` reaches a new one at once.
+    private func announce(_ change: CameraChange) {
+        // The camera the screen waits for is announced as back when it shows again.
+        if case let .added(camera) = change, let waiting = state.withLock({ $0.waiting }), camera.isSameCamera(as: waiting.camera) {
+            return
+        }
+        let text: String
+        switch change {
+        case let .added(camera) where camera.isAccessible:
+            text = "Camera plugged in: \(camera.name) (\(camera.path))" + (picker ? "" : " — c switches to it")
+        case let .added(camera):
+            text = "Camera plugged in: \(camera.name) (\(camera.path)), but \(camera.problem.map { "\($0)" } ?? "it cannot be used")"
+        case let .removed(camera):
+            text = "Camera unplugged: \(camera.name) (\(camera.path))"
+        }
+        if state.withLock({ $0.waiting == nil }) { surface?.showMessage(text, for: .seconds(3)) }
+        Standard.error.write("gstcam: \(text)\n")
+        if case .added = change { printEvent("camera-added", text) } else { printEvent("camera-removed", text) }
+    }
+
+    private func printFigure(elapsed: Double, fps: Double) {
+        func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+        if json {
+            print(JSONOutput.line(FiguresRecord(seconds: rounded(elapsed), frames: session.frameCount, fps: rounded(fps))))
+        } else {
+            print("\(rounded(elapsed)) s  frames \(session.frameCount)  fps \(rounded(fps))")
+        }
+        // Line by line even into a pipe or file: a script follows the figures while the preview runs.
+        fflush(nil)
+    }
+}
+
+/// Runs a handler on a signal (e.g. SIGUSR1 = take a photo, as rpicam does) for as long as it is kept.
+final class SignalAction: Sendable {
+    // DispatchSourceSignal is documented thread-safe; it is only kept alive and cancelled here.
+    nonisolated(unsafe) private let source: any DispatchSourceSignal
+
+    public init(_ number: Int32, _ handler: @escaping @Sendable () -> Void) {
+        signal(number, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+
+    deinit { source.cancel() }
+}
+
+private extension CameraEvent {
+    var isStall: Bool { if case .framesStalled = self { true } else { false } }
+}

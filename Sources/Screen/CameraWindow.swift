@@ -1,0 +1,204 @@
+import CGStreamer
+import Synchronization
+import Controls
+import GStreamer
+import Session
+
+/// The camera screen drawn in the window branch (pipelines/display.branch): it turns the window's navigation
+/// events into `ScreenInput` and draws the status line, brief messages and the focus square into that branch
+/// only, so photos and preview frames never carry them.
+///
+/// Make it (or call `show(_:)`) before `session.start()`: it attaches when the session adds the window branch.
+/// When the camera screen moves to another session (a camera that came back, the waiting picture meanwhile),
+/// `show(_:)` that session: the status line and a lasting message carry over to its window.
+final class CameraWindow: Sendable {
+    /// Element names display.branch gives its overlay stages (pipelines/README.md).
+    static let statusElement = "status"
+    static let messageElement = "message"
+    static let focusLayerElement = "focus-layer"
+
+    struct State {
+        var branch: Element?
+        var inputObservers: [Int: AsyncStream<ScreenInput>.Continuation] = [:]
+        var nextObserverID = 0
+        var focusSquare: FocusSquare?
+        var messageID = 0
+        /// The texts shown now, put into a new window branch when the screen moves to another session.
+        var status = ""
+        var message = ""
+        /// A message shown until replaced (e.g. "Camera disconnected — waiting for it").
+        var lastingMessage: String?
+        /// The window's last picture, to draw the overlays again over it when no frame comes.
+        var stillFrame: StillFrame?
+    }
+
+    private let state = Mutex(State())
+
+    public init(session: CameraSession) {
+        show(session)
+    }
+
+    /// Draws into `session`'s window branch once the session adds it (make the call before `session.start()`).
+    public func show(_ session: CameraSession) {
+        session.observeWindowBranch(added: { [weak self] branch in self?.attach(to: branch) },
+                                    failed: { [weak self] reason in self?.deliver(.windowClosed(reason: reason)) })
+    }
+
+    /// Clicks, wheel steps and keys from the window, in order. Each call makes a new stream.
+    func inputs() -> AsyncStream<ScreenInput> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ScreenInput.self)
+        let id = state.withLock { state in
+            state.nextObserverID += 1
+            state.inputObservers[state.nextObserverID] = continuation
+            return state.nextObserverID
+        }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.inputObservers.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Ends the input streams (the window is gone).
+    public func finish() {
+        let observers = state.withLock { state in
+            defer { state.inputObservers = [:] }
+            return Array(state.inputObservers.values)
+        }
+        for observer in observers { observer.finish() }
+    }
+
+    /// The line along the bottom of the picture.
+    func setStatus(_ text: String) {
+        let still = state.withLock { state in
+            state.status = text
+            return state.stillFrame
+        }
+        element(Self.statusElement)?.set("text", text)
+        // A stalled camera sends no frame that would show the new line: draw it over the last picture.
+        still?.redraw()
+    }
+
+    /// A message at the top of the picture until the next call (nil removes it); brief messages show over it
+    /// and it comes back after them.
+    func showLastingMessage(_ text: String?) {
+        state.withLock {
+            $0.lastingMessage = text
+            $0.messageID += 1
+            $0.message = text ?? ""
+        }
+        element(Self.messageElement)?.set("text", text ?? "")
+    }
+
+    /// A message at the top of the picture for `duration` (a saved photo, an error).
+    func showMessage(_ text: String, for duration: Duration = .seconds(2)) {
+        let id: Int = state.withLock { state in
+            state.messageID += 1
+            state.message = text
+            return state.messageID
+        }
+        element(Self.messageElement)?.set("text", text)
+        Task { [weak self] in
+            try? await Task.sleep(for: duration)
+            guard let self else { return }
+            let lasting: String? = self.state.withLock { state in
+                guard state.messageID == id else { return nil }
+                state.message = state.lastingMessage ?? ""
+                return state.message
+            }
+            if let lasting { self.element(Self.messageElement)?.set("text", lasting) }
+        }
+    }
+
+    /// The focus square at a point of the picture; it fades by itself.
+    func showFocusSquare(at point: NormalizedPoint) {
+        state.withLock { $0.focusSquare = FocusSquare(center: point, shownAt: .now) }
+    }
+
+    /// Whether the focus square is on screen now (for status queries and tests).
+    var isShowingFocusSquare: Bool {
+        state.withLock { $0.focusSquare }.map { ContinuousClock.now - $0.shownAt < FocusSquare.lifetime } ?? false
+    }
+
+    private func deliver(_ input: ScreenInput) {
+        let observers = state.withLock { Array($0.inputObservers.values) }
+        for observer in observers { observer.yield(input) }
+    }
+
+    private func element(_ name: String) -> Element? {
+        state.withLock { $0.branch }?.child(named: name)
+    }
+
+    // MARK: Attaching to the window branch
+
+    private func attach(to branch: Element) {
+        let (status, message) = state.withLock { state in
+            state.branch = branch
+            return (state.status, state.message)
+        }
+        branch.child(named: Self.statusElement)?.set("text", status)
+        branch.child(named: Self.messageElement)?.set("text", message)
+        let still = branch.child(named: Self.statusElement).flatMap { StillFrame(branch: branch, overlay: $0) }
+        state.withLock { $0.stillFrame = still }
+        if let input = branch.staticPad("sink") {
+            // Navigation events travel upstream out of the branch towards the tee; they stop here.
+            let pad = ProbedPad(input)
+            input.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { [weak self] data in
+                guard let self, let event = gstcam_probe_info_event(data.info),
+                      let size = pad.videoInfo,
+                      let received = NavigationEvent.input(from: event, width: size.width, height: size.height) else {
+                    return GST_PAD_PROBE_OK
+                }
+                self.deliver(received)
+                return GST_PAD_PROBE_DROP
+            }
+        }
+        if let layer = branch.child(named: Self.focusLayerElement)?.staticPad("src") {
+            let pad = ProbedPad(layer)
+            layer.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
+                guard let self, let square = self.state.withLock({ $0.focusSquare }) else { return GST_PAD_PROBE_OK }
+                guard let look = FocusSquare.appearance(age: (ContinuousClock.now - square.shownAt).inSeconds) else {
+                    self.state.withLock { if $0.focusSquare == square { $0.focusSquare = nil } }
+                    return GST_PAD_PROBE_OK
+                }
+                guard let info = pad.videoInfo, let channels = Self.channels(of: info.format) else {
+                    return GST_PAD_PROBE_OK
+                }
+                Self.draw(square, look: look, on: data.info, info: info, channels: channels)
+                return GST_PAD_PROBE_OK
+            }
+        }
+    }
+
+    /// Where red, green and blue sit in the 4-byte formats the focus layer can draw on.
+    static func channels(of format: VideoFormat) -> (red: Int, green: Int, blue: Int)? {
+        switch format.rawValue {
+        case "BGRx", "BGRA": (2, 1, 0)
+        case "RGBx", "RGBA": (0, 1, 2)
+        case "xRGB", "ARGB": (1, 2, 3)
+        case "xBGR", "ABGR": (3, 2, 1)
+        default: nil
+        }
+    }
+
+    private static func draw(_ square: FocusSquare, look: (scale: Double, opacity: Double), on info: UnsafeMutablePointer<GstPadProbeInfo>,
+                             info video: VideoInfo, channels: (red: Int, green: Int, blue: Int)) {
+        // The tee shares each buffer with the preview and photo branches: drawing needs this branch's own copy.
+        guard let buffer = gstcam_probe_info_writable_buffer(info) else { return }
+        var map = GstMapInfo()
+        guard gstcam_buffer_map_write(buffer, &map) != 0 else { return }
+        defer { gst_buffer_unmap(buffer, &map) }
+        guard map.size >= video.bytesPerRow * video.height else { return }
+        FocusSquare.draw(into: UnsafeMutableRawBufferPointer(start: map.data, count: Int(map.size)),
+                         width: video.width, height: video.height, bytesPerRow: video.bytesPerRow, channels: channels,
+                         center: square.center, scale: look.scale, opacity: look.opacity)
+    }
+}
+
+/// The pad a probe sits on, for the probe's own use: a probe is owned by its pad, so the pad outlives every call
+/// of it (a strong `Pad` captured in the probe would be a reference cycle that never frees the pad).
+///
+/// `@unchecked Sendable`: only the pointer is stored, and GstPad's caps queries are MT-safe.
+private struct ProbedPad: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstPad>
+    init(_ pad: Pad) { pointer = pad.pointer }
+
+    var videoInfo: VideoInfo? { gst_pad_get_current_caps(pointer).map { Caps(owning: $0) }?.videoInfo }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+import Controls
+import MediaFiles
+import V4L2
+
+/// The line-based JSON protocol of a running camera screen (docs/camera-screen.md): one JSON object per line
+/// in, one JSON object per line back, in order. Every reply has "ok"; a failed request has "error" instead of
+/// its results. Unknown fields are ignored; a line that is not a known request gets an error reply.
+enum RemoteRequest: Equatable {
+    case status
+    case action(CameraAction)
+
+    /// The request a line asks for, or the error text to reply with.
+    static func parse(_ line: String) -> Result<RemoteRequest, RemoteProtocolError> {
+        guard let data = line.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return .failure(RemoteProtocolError("not a JSON object: send one object per line, e.g. {\"command\":\"status\"}"))
+        }
+        guard let command = object["command"] as? String else {
+            return .failure(RemoteProtocolError("no \"command\": expected one of \(commands.joined(separator: ", "))"))
+        }
+        func number(_ key: String) -> Double? { (object[key] as? NSNumber).map(\.doubleValue) }
+        /// A field of the wrong type is refused, never ignored: `"path":12` must not send the photo elsewhere.
+        func field<T>(_ key: String, _ type: T.Type, _ expected: String) -> Result<T?, RemoteProtocolError> {
+            guard let value = object[key], !(value is NSNull) else { return .success(nil) }
+            if T.self == Bool.self {
+                guard Self.isJSONBoolean(value), let flag = value as? Bool else { return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)")) }
+                return .success(flag as? T)
+            }
+            if T.self == Double.self {
+                guard !Self.isJSONBoolean(value), let number = (value as? NSNumber)?.doubleValue else {
+                    return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)"))
+                }
+                return .success(number as? T)
+            }
+            guard let typed = value as? T else { return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)")) }
+            return .success(typed)
+        }
+        switch command {
+        case "status":
+            return .success(.status)
+        case "capture":
+            let overwrite: Bool?, path: String?, directory: String?
+            switch (field("overwrite", Bool.self, "true or false"), field("path", String.self, "a string: an absolute file path"),
+                    field("directory", String.self, "a string: an absolute folder path")) {
+            case let (.failure(error), _, _), let (_, .failure(error), _), let (_, _, .failure(error)): return .failure(error)
+            case let (.success(o), .success(p), .success(d)): (overwrite, path, directory) = (o, p, d)
+            }
+            if path != nil, directory != nil { return .failure(RemoteProtocolError("give \"path\" or \"directory\", not both")) }
+            if let path {
+                guard path.hasPrefix("/") else { return .failure(RemoteProtocolError("\"path\" must be absolute: \(path)")) }
+                return .success(.action(.captureTo(path: path, overwrite: overwrite ?? false)))
+            }
+            if let directory {
+                guard directory.hasPrefix("/") else { return .failure(RemoteProtocolError("\"directory\" must be absolute: \(directory)")) }
+                if let problem = problemWithDirectory(directory) { return .failure(problem) }
+                return .success(.action(.captureInto(directory: directory)))
+            }
+            return .success(.action(.capture))
+        case "zoom":
+            switch field("factor", Double.self, "a number: the zoom factor, 1 (no zoom) or more") {
+            case .failure: return .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1…8) or \"step\" (in, out, reset)"))
+            case let .success(factor?):
+                // As `--zoom`: 1 is no zoom; below it (0, negative) there is nothing to show.
+                guard factor.isFinite, factor >= 1 else {
+                    return .failure(RemoteProtocolError("zoom \"factor\" must be 1 (no zoom) or more, like --zoom; got \(factor)"))
+                }
+                return .success(.action(.zoom(factor: factor)))
+            case .success(nil): break
+            }
+            switch object["step"] as? String {
+            case "in": return .success(.action(.zoomIn))
+            case "out": return .success(.action(.zoomOut))
+            case "reset": return .success(.action(.resetZoom))
+            default: return .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1…8) or \"step\" (in, out, reset)"))
+            }
+        case "torch":
+            switch field("on", Bool.self, "true or false (or left out to toggle)") {
+            case let .failure(error): return .failure(error)
+            case let .success(on?): return .success(.action(.torch(on: on)))
+            case .success(nil): return .success(.action(.toggleTorch))
+            }
+        case "focus":
+            if let x = number("x"), let y = number("y"), (0...1).contains(x), (0...1).contains(y) {
+                return .success(.action(.focus(at: NormalizedPoint(x: x, y: y))))
+            }
+            if object["x"] != nil || object["y"] != nil {
+                return .failure(RemoteProtocolError("focus at a point needs \"x\" and \"y\" from 0 to 1"))
+            }
+            switch object["mode"] as? String {
+            case nil, "once": return .success(.action(.focusOnce))
+            case "toggle-continuous": return .success(.action(.toggleContinuousFocus))
+            case let other?: return .failure(RemoteProtocolError("unknown focus mode \"\(other)\": once or toggle-continuous"))
+            }
+        case "switch":
+            return .success(.action(.nextCamera))
+        default:
+            return .failure(RemoteProtocolError("unknown command \"\(command)\": expected one of \(commands.joined(separator: ", "))"))
+        }
+    }
+
+    /// JSON's true/false, told apart from the numbers 1 and 0 (which also bridge to Bool through NSNumber).
+    private static func isJSONBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return value is Bool }
+        return String(cString: number.objCType) == "c"
+    }
+
+    /// Requests come from any program of this user; the screen writes into folders that exist (or into the
+    /// gallery, which it creates) and never creates folders elsewhere on their behalf.
+    static func problemWithDirectory(_ directory: String) -> RemoteProtocolError? {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            return info.st_mode & S_IFMT == S_IFDIR ? nil : RemoteProtocolError("\"directory\" \(directory) is not a folder")
+        }
+        let gallery = PhotoLibrary().directory
+        if directory == gallery || directory + "/" == gallery || directory == gallery + "/" { return nil }
+        return RemoteProtocolError("\"directory\" \(directory) does not exist; the camera screen saves only into existing folders "
+            + "(or the gallery, \(gallery)): create it first")
+    }
+
+    static let commands = ["status", "capture", "zoom", "torch", "focus", "switch"]
+
+    /// One reply line (without the newline): keys sorted, so replies are stable.
+    static func encode(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return #"{"error":"the reply could not be encoded","ok":false}"#
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func reply(_ outcome: CameraActionOutcome) -> [String: Any] {
+        if outcome.isError { return ["ok": false, "error": outcome.message] }
+        var reply: [String: Any] = ["ok": true, "message": outcome.message]
+        if let photo = outcome.photo {
+            reply["path"] = photo.path
+            reply["width"] = photo.width
+            reply["height"] = photo.height
+            reply["milliseconds"] = (photo.duration.inSeconds * 10_000).rounded() / 10
+        }
+        return reply
+    }
+
+    static func reply(_ status: CameraOperator.Status) -> [String: Any] {
+        var reply: [String: Any] = ["ok": true, "camera": status.camera, "width": status.width, "height": status.height,
+                                    "fps": (status.framesPerSecond * 10).rounded() / 10, "zoom": status.zoom,
+                                    "frames": status.frames, "pid": Int(getpid())]
+        reply["device"] = status.device ?? NSNull()
+        reply["torch"] = status.torch ?? NSNull()
+        reply["focus"] = status.focus ?? NSNull()
+        return reply
+    }
+}
+
+/// A request the protocol cannot serve; its text is the reply's "error".
+public struct RemoteProtocolError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,532 @@
+import CGStreamer
+import Dispatch
+import Foundation
+import Synchronization
+import CameraErrors
+import Cameras
+import Controls
+import GStreamer
+import MediaFiles
+import PipelineFiles
+
+/// A camera session: owns one GStreamer pipeline built from a pipeline file, publishes its preview frames,
+/// takes photos from it while it runs, and always brings it back to NULL (releasing the device).
+///
+/// Life: `idle` → `start()` → `starting` → (first frame) `running` → `stop()` → `stopped`; any failure
+/// ends in `failed(error)` with the pipeline already NULL. `stop()` while starting cancels the start (`start()`
+/// throws `CancellationError`). A running camera that fails — unplugged, its driver failing, no frame for
+/// `CameraConfiguration.stallTimeout` — ends the session in `failed` at once, with the camera released.
+public final class CameraSession: Sendable {
+    public let configuration: CameraConfiguration
+
+    /// The parsed file, checked when the session is made so a broken file fails before any device work.
+    private let pipelineFile: PipelineFile
+    /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
+    let photoBranchFiles: [PhotoFormat: PipelineFile]
+    private let displayBranchFile: PipelineFile?
+
+    /// What exists only while a pipeline does.
+    struct Pipeline: Sendable {
+        let pipeline: Element
+        let tee: Element
+        /// Every branch at the tee is added and removed through it (photo, window, and those added while running).
+        let branches: TeeBranches
+        let bus: Bus
+        /// The camera streaming now (it changes when the session switches cameras).
+        var device: String?
+        /// Its card name (VIDIOC_QUERYCAP), for photo metadata.
+        var cameraName: String?
+        /// Who made it, where it says (CameraManufacturer), for photo metadata.
+        var manufacturer: String?
+        /// The live `source` element's address: errors from a `source` that is neither this one nor a switch's
+        /// candidate come from one already replaced.
+        var sourceOrigin: UInt
+        /// The photo branches, kept linked at the tee.
+        let shutter: PhotoShutter
+    }
+
+    struct Shared {
+        var state: CameraState = .idle
+        var pipeline: Pipeline?
+        var frameCount = 0
+        var nextObserverID = 0
+        var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
+        var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
+        var firstFrame = OneShot<Void>()
+        /// When the newest preview frame arrived (the stall watch measures from it).
+        var lastFrame: ContinuousClock.Instant?
+        /// The whole seconds of silence last reported as `framesStalled`; nil while frames flow.
+        var stalledSeconds: Int?
+        /// When the stall watch last asked the device whether it is still there.
+        var lastPresenceCheck: ContinuousClock.Instant?
+        /// The zoom asked for; applied when the pipeline starts and whenever it changes.
+        var zoom = Zoom.none
+        /// Set while the source is being replaced: errors of the new source end the switch, not the session.
+        var sourceSwitch: SourceSwitch?
+        /// Called with the window branch once it is in the pipeline (the camera screen's input and overlays).
+        var displayBranchAdded: (@Sendable (Element) -> Void)?
+        /// Takes errors of the window branch's elements (named display…), e.g. "Output window was closed".
+        var displayBranchFailed: (@Sendable (String) -> Void)?
+        /// The recording in progress (CameraSession+Recording.swift).
+        var recording: Recording?
+    }
+
+    /// Photos and camera switches take turns: a switch waits for the photo being taken.
+    let operations = TurnTaking()
+
+    let shared = Mutex(Shared())
+
+    /// The controls' values before this session changed them, put back when it ends.
+    let controlRestorer = ControlRestorer()
+
+    /// Loads the pipeline file (and the branch files the session adds at run time) without touching a device.
+    public init(configuration: CameraConfiguration = CameraConfiguration()) throws {
+        self.configuration = configuration
+        pipelineFile = try PipelineFile.load(configuration.pipeline)
+        photoBranchFiles = try Dictionary(uniqueKeysWithValues: PhotoFormat.allCases.map {
+            ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
+        })
+        displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
+        let known: Set = ["device", "width", "height", "framerate"]
+        if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
+            throw CameraError.unknownPipelineParameter(file: pipelineFile.path, name: unknown)
+        }
+    }
+
+    deinit {
+        let pipeline = shared.withLock { $0.pipeline.take() }
+        pipeline?.pipeline.setState(GST_STATE_NULL)
+        pipeline?.bus.postWakeUp(Self.busStopMessage)
+    }
+
+    // MARK: State
+
+    public var state: CameraState { shared.withLock { $0.state } }
+
+    /// Preview frames delivered so far.
+    public var frameCount: Int { shared.withLock { $0.frameCount } }
+
+    /// The V4L2 device the running pipeline opened, if it has one.
+    public var device: String? { shared.withLock { $0.pipeline?.device } }
+
+    /// The name of the camera streaming now (its card name), nil without a device.
+    public var cameraName: String? { shared.withLock { $0.pipeline?.cameraName } }
+
+    /// Who draws into the window branch (the camera screen): `added` gets the branch once it is in the pipeline
+    /// (call before `start()`), `failed` the window's errors, e.g. "Output window was closed", which then do not
+    /// end the session.
+    public func observeWindowBranch(added: @escaping @Sendable (Element) -> Void, failed: @escaping @Sendable (String) -> Void) {
+        shared.withLock { shared in
+            shared.displayBranchAdded = added
+            shared.displayBranchFailed = failed
+        }
+    }
+
+    /// The pipeline file in use.
+    public var pipelinePath: String { pipelineFile.path }
+
+    /// Preview frames with latest-frame semantics: a slow reader gets the newest frame, never a backlog.
+    /// Each call makes a new stream; it ends when the session stops or fails.
+    public func frames() -> AsyncStream<Frame> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
+        register(continuation, in: \.frameObservers)
+        return stream
+    }
+
+    /// State changes, warnings and saved photos, in order.
+    public func events() -> AsyncStream<CameraEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: CameraEvent.self)
+        register(continuation, in: \.eventObservers)
+        return stream
+    }
+
+    private func register<Element>(_ continuation: AsyncStream<Element>.Continuation,
+                                   in observers: WritableKeyPath<Shared, [Int: AsyncStream<Element>.Continuation]>) {
+        let id: Int? = shared.withLock { shared in
+            switch shared.state {
+            case .stopped, .failed: return nil
+            default:
+                shared.nextObserverID += 1
+                shared[keyPath: observers][shared.nextObserverID] = continuation
+                return shared.nextObserverID
+            }
+        }
+        guard let id else { continuation.finish(); return }
+        continuation.onTermination = { [weak self] _ in
+            // Ids are unique across both kinds of observer.
+            self?.shared.withLock { shared in
+                shared.frameObservers[id] = nil
+                shared.eventObservers[id] = nil
+            }
+        }
+    }
+
+    // MARK: Start and stop
+
+    /// Builds and starts the pipeline; returns once the first frame has arrived. Throws the CameraError that
+    /// explains a failure (the session is then `failed`).
+    /// `stop()` during the start cancels it: `start()` then throws `CancellationError` and the session is `stopped`.
+    public func start() async throws {
+        let firstFrame: OneShot<Void> = try shared.withLock { shared in
+            guard case .idle = shared.state else {
+                throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the session was already started (it is \(shared.state))")
+            }
+            shared.state = .starting
+            return shared.firstFrame
+        }
+        notify(.stateChanged(.starting))
+        var built: Pipeline?
+        do {
+            let pipeline = try buildPipeline()
+            built = pipeline
+            try keepStarting(pipeline)
+            _ = try applyConfiguredControls(device: pipeline.device)
+            startBusThread(pipeline)
+            if pipeline.pipeline.setState(GST_STATE_PLAYING) == .failure {
+                // The bus usually says why; give it a moment to arrive before reporting a bare failure.
+                _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
+                try keepStarting()
+                throw CameraError.stateChangeFailed(to: "PLAYING", detail: "GStreamer refused the state change")
+            }
+            try keepStarting()
+            let zoom = try applyZoom(shared.withLock { $0.zoom }, to: pipeline)
+            shared.withLock { $0.zoom = zoom }
+            let what = "The first frame from \(pipeline.device ?? pipelineFile.path)"
+            try await firstFrame.value(timeout: configuration.startTimeout, what: what)
+            try becomeRunning()
+        } catch {
+            if case .stopped = state {
+                // stop() came first and has released whatever pipeline it found; one it could not see yet (made,
+                // or set to PLAYING, after it ran) is brought back to NULL here.
+                if let built { _ = Self.bringToNull(built, within: Self.stopDeadline) }
+                throw CancellationError()
+            }
+            let failure = error as? CameraError ?? .streamingFailed(source: pipelineFile.path, detail: "\(error)")
+            tearDown(ending: .failed(failure))
+            throw failure
+        }
+    }
+
+    /// Stores the pipeline being started, unless `stop()` came meanwhile (then `CancellationError`).
+    private func keepStarting(_ pipeline: Pipeline? = nil) throws {
+        try shared.withLock { shared in
+            guard case .starting = shared.state else { throw CancellationError() }
+            if let pipeline { shared.pipeline = pipeline }
+        }
+    }
+
+    /// `starting` → `running` once the first frame is in, unless `stop()` or a failure came meanwhile.
+    private func becomeRunning() throws {
+        try shared.withLock { shared in
+            guard case .starting = shared.state else { throw CancellationError() }
+            shared.state = .running
+            shared.lastFrame = .now
+        }
+        notify(.stateChanged(.running))
+    }
+
+    /// Stops the pipeline (state NULL, device released) and ends the frame and event streams. Safe to call
+    /// in any state, more than once; during `start()` it cancels the start. Returns within about
+    /// `stopDeadline` even when a driver does not let go (the pipeline then reaches NULL in the background).
+    public func stop() {
+        tearDown(ending: .stopped)
+        // Wakes a start() waiting for its first frame; ignored once the first frame came.
+        shared.withLock { $0.firstFrame }.fail(CancellationError())
+    }
+
+    /// How long stopping waits for the pipeline to reach NULL.
+    static let stopDeadline: Duration = .seconds(3)
+
+    /// Brings the pipeline to NULL (which releases the camera) on a thread of its own and waits at most
+    /// `deadline`: a driver stuck in an ioctl must not hang the caller. Returns whether NULL was reached in time.
+    static func bringToNull(_ pipeline: Pipeline, within deadline: Duration) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            pipeline.pipeline.setState(GST_STATE_NULL)
+            done.signal()
+        }
+        thread.name = "gstcam-stop"
+        thread.start()
+        return done.wait(timeout: .now() + .nanoseconds(Int(deadline.inSeconds * 1e9))) == .success
+    }
+
+    /// The pipeline of a running session. A session that failed throws its failure (what a caller should report),
+    /// otherwise `notRunning`.
+    func runningPipeline() throws -> Pipeline {
+        try shared.withLock { shared in
+            if case .failed(let failure) = shared.state { throw failure }
+            guard case .running = shared.state, let pipeline = shared.pipeline else {
+                throw CameraError.notRunning(state: shared.state.description)
+            }
+            return pipeline
+        }
+    }
+
+    /// The camera `selector` names (see `CameraDiscovery.camera(matching:)`), if this user can use it: a missing,
+    /// forbidden or non-capture device is reported as such before GStreamer tries it.
+    static func usableCamera(_ selector: String?) throws -> Camera {
+        let camera = try CameraDiscovery.camera(matching: selector)
+        if let problem = camera.problem { throw problem }
+        return camera
+    }
+
+    /// Whether the pipeline file opens a camera device (`${device}`), as opposed to e.g. the test pattern.
+    var pipelineUsesDevice: Bool { pipelineFile.placeholders.contains("device") }
+
+    /// The pipeline file parsed with the session's parameters for `device`.
+    func parsePipeline(device: String?) throws -> Element {
+        let parameters = [
+            "device": device ?? "",
+            "width": "\(configuration.width)",
+            "height": "\(configuration.height)",
+            "framerate": configuration.framerate.fraction,
+        ]
+        return try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
+    }
+
+    private func buildPipeline() throws -> Pipeline {
+        let camera = pipelineUsesDevice ? try Self.usableCamera(configuration.device) : nil
+        if let camera { try configuration.checkOffered(by: camera, file: pipelineFile) }
+        let device = camera?.path
+        let file = pipelineFile.path
+        let pipeline = try parsePipeline(device: device)
+        // Whatever happens below, a pipeline that was made is brought back to NULL.
+        var built = false
+        defer { if !built { pipeline.setState(GST_STATE_NULL) } }
+        for (name, purpose) in Self.requiredElements where pipeline.child(named: name) == nil {
+            throw CameraError.missingPipelineElement(file: file, name: name, purpose: purpose)
+        }
+        let tee = pipeline.child(named: "split")!
+        try PipelineContract.checkSplit(tee, file: file)
+        let preview = pipeline.child(named: "preview")!
+        guard gstcam_is_app_sink(preview.pointer) != 0 else {
+            throw CameraError.badPipelineFile(file: file, detail: "the element named \"preview\" must be an appsink")
+        }
+        // Latest-frame semantics regardless of what the file says: never queue stale frames.
+        preview.set("drop", true)
+        preview.set("max-buffers", UInt32(1))
+        preview.set("sync", false)
+        preview.set("emit-signals", false)
+        // Frames are copied out at once; holding the last one would pin a camera buffer (and, on a switch, the
+        // previous camera's queue).
+        preview.set("enable-last-sample", false)
+        AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
+        let branches = TeeBranches(pipeline: pipeline, tee: tee)
+        if let sink = configuration.displaySink, let branchFile = displayBranchFile {
+            try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
+        }
+        guard let bus = pipeline.bus else {
+            throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
+        }
+        let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
+                                   jpegQuality: configuration.jpegQuality)
+        built = true
+        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, bus: bus, device: device, cameraName: camera?.name,
+                        manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
+                        sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
+    }
+
+    static let requiredElements: [(String, String)] = [
+        ("source", "the camera source"),
+        ("zoom", "the videocrop that does digital zoom"),
+        ("split", "the tee that feeds the preview and the photo branch"),
+        ("preview", "the appsink that delivers preview frames"),
+    ]
+
+    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws {
+        guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
+        }
+        let bin = try PipelineParser.parseBin(try file.description(with: ["sink": sink]), file: file.path)
+        // Overlays such as textoverlay have an unlinked text pad, which GStreamer may ghost instead of the
+        // branch's first pad: an element named display-input marks where the branch starts.
+        if let start = bin.child(named: "display-input")?.staticPad("sink"), let ghost = bin.staticPad("sink") {
+            gstcam_ghost_pad_set_target(ghost.pointer, start.pointer)
+        }
+        guard let input = bin.staticPad("sink"), (try? branches.attach(bin, input: input)) != nil else {
+            throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
+        }
+        shared.withLock { $0.displayBranchAdded }?(bin)
+    }
+
+    func tearDown(ending final: CameraState) {
+        let (pipeline, frameObservers, eventObservers) = shared.withLock { shared in
+            if case .failed = shared.state, case .stopped = final {
+                // Keep the failure visible; the pipeline is already NULL.
+            } else if shared.state != final {
+                shared.state = final
+            }
+            let result = (shared.pipeline.take(), shared.frameObservers, shared.eventObservers)
+            shared.frameObservers = [:]
+            shared.eventObservers = [:]
+            return result
+        }
+        // A recording is finished first (its file gets its index) while the pipeline still plays.
+        if let recording = shared.withLock({ $0.recording }), pipeline != nil {
+            recording.finishForSessionEnd(timeout: .seconds(2))
+        }
+        // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed. Photos
+        // being taken end with the session's failure, if it failed: that is what their callers should report.
+        if case .failed(let failure) = final {
+            pipeline?.shutter.abort(failure)
+        } else {
+            pipeline?.shutter.abort(CameraError.notRunning(state: final.description))
+        }
+        var stuck = false
+        if let pipeline {
+            pipeline.bus.postWakeUp(Self.busStopMessage)
+            stuck = !Self.bringToNull(pipeline, within: Self.stopDeadline)
+        }
+        controlRestorer.restoreAll()
+        for observer in eventObservers.values {
+            if stuck, let pipeline {
+                observer.yield(.warning("\(pipeline.device ?? pipelineFile.path) did not stop within "
+                    + "\(CameraError.seconds(Self.stopDeadline.inSeconds)); it is released when its driver lets go"))
+            }
+            observer.yield(.stateChanged(final))
+            observer.finish()
+        }
+        for observer in frameObservers.values { observer.finish() }
+    }
+
+    func notify(_ event: CameraEvent) {
+        let observers = shared.withLock { Array($0.eventObservers.values) }
+        for observer in observers { observer.yield(event) }
+    }
+
+    // MARK: Bus
+
+    private static let busStopMessage = "gstcam-stop"
+
+    /// How often the bus thread looks for a stall when no message comes.
+    private static let watchInterval: GstClockTime = 100_000_000
+
+    private func startBusThread(_ built: Pipeline) {
+        let bus = built.bus
+        let device = built.device
+        let thread = Thread { [weak self] in
+            while true {
+                let message = bus.pop(timeout: Self.watchInterval)
+                if case .application(Self.busStopMessage)? = message { return }
+                if let message { self?.handle(message, device: device) }
+                self?.watchForStall()
+            }
+        }
+        thread.name = "gstcam-bus"
+        thread.start()
+    }
+
+    private func handle(_ message: BusMessage, device: String?) {
+        if let branch = shared.withLock({ $0.recording })?.branch, branch.handle(message) { return }
+        switch message {
+        // The window sink, or an element inside it (autovideosink's child, glimagesink's inner sink; the debug text
+        // carries the element path), e.g. "Output window was closed".
+        case .error(let error) where (error.source.hasPrefix("display") || error.debug?.contains(":display/") == true)
+                                     && shared.withLock({ $0.displayBranchFailed }) != nil:
+            shared.withLock { $0.displayBranchFailed }?(error.message)
+        case .error(let error):
+            // A source a camera switch already removed may still report; the switch has dealt with it.
+            if error.fromDetachedElement { return }
+            let (sourceSwitch, live) = shared.withLock { ($0.sourceSwitch, $0.pipeline) }
+            if let sourceSwitch, error.origin == sourceSwitch.origin {
+                sourceSwitch.started.fail(CameraError.fromBus(error, device: sourceSwitch.target))
+            } else if error.source == "source", let live, error.origin != live.sourceOrigin {
+                return  // a replaced source's late word (a failed candidate reports twice)
+            } else {
+                fail(CameraError.fromBus(error, device: live?.device ?? device))
+            }
+        case .endOfStream:
+            let live = shared.withLock { $0.pipeline?.device } ?? device
+            fail(live.flatMap(CameraError.lost) ?? .streamingFailed(
+                source: live ?? pipelineFile.path, detail: "the source stopped sending frames (end of stream)"))
+        case let .warning(_, text):
+            notify(.warning(text))
+        default:
+            break
+        }
+    }
+
+    /// A failure while starting ends `start()` with it; while running it stops the session.
+    func fail(_ error: CameraError) {
+        let (state, firstFrame) = shared.withLock { ($0.state, $0.firstFrame) }
+        switch state {
+        case .starting: firstFrame.fail(error)
+        case .running: tearDown(ending: .failed(error))
+        default: break
+        }
+    }
+
+    // MARK: Frames
+
+    /// Runs on the appsink's streaming thread for every preview frame.
+    private func deliver(_ sample: OpaquePointer) {
+        let (number, observers, firstFrame, resumed) = shared.withLock { shared in
+            shared.frameCount += 1
+            shared.lastFrame = .now
+            let resumed = shared.stalledSeconds != nil ? shared.pipeline?.device ?? pipelineFile.path : nil
+            shared.stalledSeconds = nil
+            return (shared.frameCount, Array(shared.frameObservers.values), shared.firstFrame, resumed)
+        }
+        if number == 1 { firstFrame.succeed(()) }
+        if let resumed { notify(.framesResumed(device: resumed)) }
+        guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
+        for observer in observers { observer.yield(frame) }
+    }
+
+    private static func copyFrame(_ sample: OpaquePointer, number: Int) -> Frame? {
+        guard let caps = gst_sample_get_caps(sample), let info = VideoInfo(caps: caps),
+              let buffer = gst_sample_get_buffer(sample) else { return nil }
+        var map = GstMapInfo()
+        guard gstcam_buffer_map_read(buffer, &map) != 0 else { return nil }
+        defer { gst_buffer_unmap(buffer, &map) }
+        let bytes = Array(UnsafeBufferPointer(start: map.data, count: Int(map.size)))
+        let pts = gstcam_buffer_pts(buffer)
+        return Frame(width: info.width, height: info.height, format: info.format, bytesPerRow: info.bytesPerRow,
+                     timestamp: pts == gstcam_clock_time_none() ? .zero : .nanoseconds(Int64(pts)),
+                     number: number, bytes: bytes)
+    }
+
+    // MARK: Photos
+
+    /// Takes a photo from the running pipeline and writes it to `path` as a JPEG. The folder and the name are
+    /// checked before the pipeline is touched; the file appears whole (temporary name, then rename) and an
+    /// existing file is replaced only with `overwrite`. The preview keeps flowing meanwhile.
+    /// The format is `format`, else the one the file name's extension names, else JPEG. With `flash`, the
+    /// camera's flash LED fires for the photo (`flashUnavailable` on cameras without one).
+    public func capturePhoto(to path: String, format: PhotoFormat? = nil, overwrite: Bool = false,
+                             flash: Bool = false) async throws -> Photo {
+        try await capturePhoto(to: path, format: format ?? PhotoFormat(path: path) ?? .jpeg,
+                               collision: PhotoNameCollision(overwrite: overwrite), flash: flash)
+    }
+
+    /// Takes a photo into `library` (the Pictures folder by default) under a new `IMG_<date>_<time>.jpg` name.
+    public func capturePhoto(into library: PhotoLibrary, format: PhotoFormat = .jpeg, flash: Bool = false) async throws -> Photo {
+        try library.createDirectory()
+        return try await capturePhoto(to: library.newPhotoPath(format: format), format: format, collision: .addSuffix, flash: flash)
+    }
+
+    func capturePhoto(to path: String, format: PhotoFormat, collision: PhotoNameCollision, flash: Bool = false) async throws -> Photo {
+        let started = ContinuousClock.now
+        _ = try runningPipeline()
+        await operations.begin()
+        defer { operations.end() }
+        // Read after our turn came: a camera switch we waited for has changed the camera (and its name).
+        let pipeline = try runningPipeline()
+        let flashControls = try flash ? flashReadyControls() : nil
+        let output = try PhotoOutput(finalPath: path, collision: collision, format: format)
+        do {
+            let tags = pipeline.photoTags(zoom: zoom)
+            let image = try await pipeline.shutter.branch(for: format)
+                .takeImage(tags: tags, timeout: configuration.photoTimeout, what: "A frame for the photo",
+                           beforeFrame: flashControls.map { controls in { try controls.strobe() } })
+            let size = (width: image.width, height: image.height)
+            let saved = try output.save(image.bytes)
+            let photo = Photo(path: saved, width: size.width, height: size.height, duration: ContinuousClock.now - started)
+            notify(.photoSaved(photo))
+            return photo
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+}
