@@ -163,3 +163,51 @@ import Testing
         #expect(stamps[0].count >= 25 && stamps[0].count <= 35, "\(stamps.map(\.count))")
     }
 }
+
+/// A recording goes on through a camera switch and a pause.
+@Suite(.serialized) struct RecordingContinuityTests {
+    /// The switch replaces only the source: the file goes on, first showing /dev/video0's identity, then /dev/video2's.
+    @Test func aCameraSwitchContinuesIntoTheSameFile() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = VirtualCameraFixture.devices[0], second = VirtualCameraFixture.devices[1]
+        let session = try await startCamera(first.path, width: 640, height: 480)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(path: folder + "/switch.mp4"))
+        try await Task.sleep(for: .milliseconds(700))
+        try await session.switchCamera(to: second.path)
+        try await Task.sleep(for: .milliseconds(700))
+        let video = try await recording.stop()
+        let decoded = try decodeEveryFrame(video.path)
+        #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(decoded.errors)")
+        let frames = try decodedFrames(video.path, width: 640, height: 480)
+        #expect(frames.count == video.frames)
+        func near(_ colour: (Int, Int, Int), _ device: VirtualTestDevice) -> Bool {
+            abs(colour.0 - device.identity.red) < 24 && abs(colour.1 - device.identity.green) < 24 && abs(colour.2 - device.identity.blue) < 24
+        }
+        #expect(near(identityColour(try #require(frames.first), width: 640, height: 480), first))
+        #expect(near(identityColour(try #require(frames.last), width: 640, height: 480), second))
+    }
+
+    /// A pause leaves no gap in the file: its time is the time recorded.
+    @Test func aPausedRecordingHasNoGap() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(path: folder + "/paused.mp4"))
+        try await Task.sleep(for: .milliseconds(800))
+        recording.pause()
+        try await Task.sleep(for: .seconds(1))
+        #expect(recording.progress.paused)
+        recording.resume()
+        try await Task.sleep(for: .milliseconds(800))
+        let video = try await recording.stop()
+        let probed = try ProbedVideo.read(video.path)
+        #expect(probed.frames == video.frames)
+        let duration = try #require(probed.duration)
+        // 1.6 s recorded (a frame either way at each edge of the pause), not 2.6 s.
+        #expect(abs(duration - Double(video.frames) / 30) <= 2.0 / 30, "\(duration) s for \(video.frames) frames")
+        #expect(duration < 2.0, "\(duration) s: the pause left a gap")
+    }
+}
