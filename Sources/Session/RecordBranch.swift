@@ -118,6 +118,13 @@ final class RecordBranch: Sendable {
         let owner = Mutex<RecordBranch?>(nil)
         do {
             branch = try branches.attach(bin, input: input) { teePad in
+                // The branch takes the frames as they are (its videoconvert accepts any raw format): its RECONFIGURE
+                // must not reach the camera, whose source would renegotiate — and a driver that refuses a format
+                // change while streaming (vivid: EBUSY) would fail the session.
+                teePad.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { probe in
+                    guard let event = gstcam_probe_info_event(probe.info) else { return GST_PAD_PROBE_OK }
+                    return gstcam_event_type(event) == GST_EVENT_RECONFIGURE ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
+                }
                 teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { probe in
                     if let self = owner.withLock({ $0 }), let buffer = probe.buffer { self.offer(buffer) }
                     return GST_PAD_PROBE_DROP
