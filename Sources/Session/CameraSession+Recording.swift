@@ -42,12 +42,12 @@ extension CameraSession {
         do {
             let branch = try RecordBranch(
                 branches: pipeline.branches, encoder: encoderFile, writer: writer, parameters: parameters,
-                path: recording.path, limit: settings.duration,
+                path: recording.path, limit: settings.duration, preRoll: settings.preRoll,
                 onStarted: { [weak recording] in recording?.branchStarted() },
                 onFailed: { [weak recording] error in recording?.branchFailed(error) },
                 onEnded: { [weak recording] in recording?.branchEnded() })
             recording.attach(branch)
-            try await recording.waitForFirstFrame(timeout: configuration.startTimeout)
+            if settings.preRoll == nil { try await recording.waitForFirstFrame(timeout: configuration.startTimeout) }
         } catch {
             recording.branch?.remove()
             shared.withLock { if $0.recording === recording { $0.recording = nil } }

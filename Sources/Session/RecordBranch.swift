@@ -45,6 +45,10 @@ final class RecordBranch: Sendable {
         var firstInput: GstClockTime?
         /// The pauses' lengths so far (raw side).
         var pauseTotal: GstClockTime = 0
+        /// With pre-roll, false until `begin()`: encoded frames are kept in `held` instead of written.
+        var begun = true
+        /// Pre-roll: the newest encoded frames, from a keyframe at least `preRoll` before the newest one.
+        var held: [HeldBuffer] = []
     }
 
     private let state = Mutex(State())
@@ -66,6 +70,12 @@ final class RecordBranch: Sendable {
     private let onEnded: @Sendable () -> Void
     /// With a duration asked: frames from this long after the first one on are not taken, and the end is sent.
     private let limit: GstClockTime?
+    /// How much encoded video is kept before `begin()` (nil: none, the writer is linked at once).
+    private let preRoll: GstClockTime?
+    /// The outer bin and the writer, kept apart until `begin()` when pre-rolling.
+    private let bin: Element
+    private let writerBin: Element
+    private let writerInput: Pad
 
     /// Names given to the bins: errors whose element path has them are the recording's (bus debug text
     /// names the path: ".../GstBin:recording/GstBin:recording-writer/GstFileSink:record-sink").
@@ -76,7 +86,7 @@ final class RecordBranch: Sendable {
 
     /// Parses the encoder and writer files, joins them into one bin and hangs it off the tee through `branches`.
     init(branches: TeeBranches, encoder: PipelineFile, writer: PipelineFile, parameters: [String: String],
-         path: String, limit: Duration?, onStarted: @escaping @Sendable () -> Void,
+         path: String, limit: Duration?, preRoll: Duration? = nil, onStarted: @escaping @Sendable () -> Void,
          onFailed: @escaping @Sendable (CameraError) -> Void, onEnded: @escaping @Sendable () -> Void) throws {
         self.branches = branches
         self.path = path
@@ -85,6 +95,7 @@ final class RecordBranch: Sendable {
         self.onFailed = onFailed
         self.onEnded = onEnded
         self.limit = limit.map { GstClockTime(max(0, $0.inSeconds) * 1e9) }
+        self.preRoll = preRoll.map { GstClockTime(max(0, $0.inSeconds) * 1e9) }
         let encodeBin = try PipelineParser.parseBin(try encoder.description(with: parameters), file: encoder.path)
         let writerBin = try PipelineParser.parseBin(try writer.description(with: parameters), file: writer.path)
         // A writer has no output, but parsing ghosts every unlinked pad it finds, even inside a sink bin:
@@ -107,7 +118,13 @@ final class RecordBranch: Sendable {
                 + "and end with an unlinked source pad (the encoder), and its writer must start with an unlinked sink pad")
         }
         let bin = Element(owning: gst_bin_new(Self.binName))
-        guard bin.add(encodeBin), bin.add(writerBin), encodeOutput.link(to: writerInput) == .ok,
+        self.bin = bin
+        self.writerBin = writerBin
+        self.writerInput = writerInput
+        // Pre-rolling, the writer joins at `begin()`: its file is made only then.
+        let writerNow = preRoll == nil
+        if !writerNow { state.withLock { $0.begun = false } }
+        guard bin.add(encodeBin), !writerNow || (bin.add(writerBin) && encodeOutput.link(to: writerInput) == .ok),
               let input = Pad.ghost("sink", target: encoderInput), gst_element_add_pad(bin.pointer, input.pointer) != 0 else {
             bin.setState(GST_STATE_NULL)
             throw CameraError.negotiationFailed(device: nil, detail: "\(encoder.path) could not be linked to \(writer.path)")
@@ -134,8 +151,8 @@ final class RecordBranch: Sendable {
             throw CameraError.negotiationFailed(device: nil, detail: "the recording branch could not be linked to the tee (\(error))")
         }
         feed.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
-            if let self, let buffer = probe.buffer { self.written(buffer) }
-            return GST_PAD_PROBE_OK
+            guard let self, let buffer = probe.buffer else { return GST_PAD_PROBE_OK }
+            return self.encoded(buffer)
         }
         owner.withLock { $0 = self }
     }
@@ -155,6 +172,8 @@ final class RecordBranch: Sendable {
             if state.paused {
                 return (false, false)
             }
+            // Pre-rolling: frames are encoded and kept, not yet counted.
+            guard state.begun else { return (true, false) }
             // Frames of the asked duration: [first, first + limit), counted in the camera's time, minus pauses.
             let first = state.firstInput ?? pts
             state.firstInput = first
@@ -184,6 +203,54 @@ final class RecordBranch: Sendable {
     }
 
     /// Every encoded frame on its way to the writer.
+    /// Every encoded frame leaving the encoder: kept while pre-rolling, else written (after the kept ones).
+    private func encoded(_ buffer: UnsafeMutablePointer<GstBuffer>) -> GstPadProbeReturn {
+        let (keep, flush): (Bool, [HeldBuffer]) = state.withLock { state in
+            if !state.begun {
+                state.held.append(HeldBuffer(buffer))
+                Self.trim(&state.held, keeping: preRoll ?? 0)
+                return (true, [])
+            }
+            defer { state.held = [] }
+            return (false, state.held)
+        }
+        if keep { return GST_PAD_PROBE_DROP }
+        // The first frame after `begin()`: the kept ones go first, from this streaming thread, so order holds.
+        // (Each push passes this probe again, which counts it and sets the file's start at the first.)
+        for held in flush { gst_pad_push(feed.pointer, held.take()) }
+        written(buffer)
+        return GST_PAD_PROBE_OK
+    }
+
+    /// Drops kept frames from the front while the next keyframe still leaves `keeping` of video: the kept video
+    /// always starts with a keyframe and covers at least `keeping` (up to one keyframe interval more).
+    private static func trim(_ held: inout [HeldBuffer], keeping: GstClockTime) {
+        guard let newest = held.last?.buffer.pointee.pts else { return }
+        while let next = held.dropFirst().firstIndex(where: { !$0.isDelta }),
+              newest >= held[next].buffer.pointee.pts, newest - held[next].buffer.pointee.pts >= keeping {
+            for dropped in held[..<next] { dropped.release() }
+            held.removeFirst(next)
+        }
+        // Before the first keyframe arrives nothing can start a file.
+        if let first = held.first, first.isDelta, let keyframe = held.firstIndex(where: { !$0.isDelta }) {
+            for dropped in held[..<keyframe] { dropped.release() }
+            held.removeFirst(keyframe)
+        }
+    }
+
+    /// Starts writing a pre-rolled recording: the writer joins and the kept video goes first.
+    func begin() throws {
+        guard preRoll != nil, !state.withLock({ $0.begun }) else { return }
+        guard bin.add(writerBin), feed.link(to: writerInput) == .ok, writerBin.syncStateWithParent() else {
+            throw CameraError.negotiationFailed(device: nil, detail: "the recording writer could not be linked (\(writerFile))")
+        }
+        state.withLock { state in
+            state.begun = true
+            state.framesIn = 0
+            state.firstInput = nil
+        }
+    }
+
     private func written(_ buffer: UnsafeMutablePointer<GstBuffer>) {
         let pts = buffer.pointee.pts, dts = buffer.pointee.dts
         let none = gstcam_clock_time_none()
@@ -330,4 +397,22 @@ extension Element {
         let instance = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self)
         return g_object_class_find_property(UnsafeMutableRawPointer(instance.pointee.g_class).assumingMemoryBound(to: GObjectClass.self), name) != nil
     }
+}
+
+/// One reference to an encoded GstBuffer kept for pre-roll, given up by `release()` or `take()`.
+///
+/// `@unchecked Sendable`: GstBuffer reference counting is atomic, and a kept buffer is only read (flags,
+/// timestamps) or handed on whole, never written, so moving the reference between threads is safe.
+private struct HeldBuffer: @unchecked Sendable {
+    let buffer: UnsafeMutablePointer<GstBuffer>
+
+    init(_ buffer: UnsafeMutablePointer<GstBuffer>) { self.buffer = gst_buffer_ref(buffer) }
+
+    /// Not a keyframe.
+    var isDelta: Bool { buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue != 0 }
+
+    func release() { gst_buffer_unref(buffer) }
+
+    /// The reference, for a call that takes it over (gst_pad_push).
+    func take() -> UnsafeMutablePointer<GstBuffer> { buffer }
 }

@@ -187,6 +187,13 @@ public final class Recording: Sendable {
         try await firstFrame.value(timeout: timeout, what: "The first recorded frame")
     }
 
+    /// Starts writing a recording armed with a pre-roll (`RecordingSettings.preRoll`): the file begins with the
+    /// video kept in memory, from the keyframe at least that long ago; returns once that is in the file.
+    public func begin(timeout: Duration = .seconds(10)) async throws {
+        try branch?.begin()
+        try await waitForFirstFrame(timeout: timeout)
+    }
+
     /// Stops taking frames until `resume()`; the file has no gap (time goes on from the last frame).
     public func pause() {
         state.withLock { $0.paused = true }

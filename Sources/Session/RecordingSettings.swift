@@ -19,9 +19,13 @@ public struct RecordingSettings: Sendable, Equatable {
     /// Stop by itself after this much video (counted in the camera's frame timestamps, so the file holds
     /// exactly the frames of that time); nil records until `stop()`.
     public var duration: Duration?
+    /// Pre-roll (`--pre`): encoded video of at least this long is kept in memory, and `startRecording` only arms
+    /// the recording; `Recording.begin()` then starts the file that much earlier (from the keyframe before).
+    public var preRoll: Duration?
 
     public init(path: String, codec: VideoCodec? = nil, bitrate: Int? = nil, overwrite: Bool = false,
-                segmentDuration: Duration? = nil, duration: Duration? = nil) {
+                segmentDuration: Duration? = nil, duration: Duration? = nil, preRoll: Duration? = nil) {
+        self.preRoll = preRoll
         self.path = path
         self.codec = codec
         self.bitrate = bitrate

@@ -211,3 +211,29 @@ import Testing
         #expect(duration < 2.0, "\(duration) s: the pause left a gap")
     }
 }
+
+/// `--pre`: the file starts before the moment recording was asked for, at a keyframe, with no frame missing.
+@Suite(.serialized) struct RecordingPreRollTests {
+    @Test func aPreRolledRecordingStartsAtLeastThePreRollEarlier() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startCamera(VirtualCameraFixture.devices[0].path, width: 640, height: 480)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(path: folder + "/pre.mp4", preRoll: .seconds(1)))
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/pre.mp4"), "no file before begin()")
+        var asked: Int?
+        for await frame in session.frames() { asked = frame.number; break }
+        try await recording.begin()
+        try await Task.sleep(for: .milliseconds(500))
+        let video = try await recording.stop()
+        let decoded = try decodeEveryFrame(video.path)
+        #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(decoded.errors)")
+        let stamps = try decodedFrames(video.path, width: 640, height: 480).map { sequenceStamp($0, width: 640, height: 480) }
+        #expect(stamps.count == video.frames)
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(stamps)")
+        // At least 1 s (30 frames) before the frame current at begin(), at most a keyframe interval more.
+        let before = Int(try #require(asked)) - Int(try #require(stamps.first))
+        #expect(before >= 28 && before <= 65, "the file starts \(before) frames before begin(): \(stamps.prefix(3))…")
+    }
+}
