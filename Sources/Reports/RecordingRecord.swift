@@ -20,6 +20,11 @@ public struct RecordingRecord: Encodable, Equatable {
     public var bytes: Int64?
     public var paused: Bool?
 
+    /// Armed with `--pre`: waiting for SIGUSR2.
+    public static func waiting(_ recording: Recording) -> RecordingRecord {
+        RecordingRecord(event: "waiting", path: recording.path)
+    }
+
     public static func started(_ recording: Recording) -> RecordingRecord {
         RecordingRecord(event: "started", path: recording.path, codec: recording.codec.rawValue, encoder: recording.encoder,
                         width: recording.width, height: recording.height)

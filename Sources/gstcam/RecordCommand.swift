@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Glibc
 import GstCamera
 import LinuxSystem
@@ -10,7 +12,7 @@ enum RecordCommand: Command {
     static let summary = "Record a video: H.264 in MP4 (or VP8/VP9 in WebM), crash-safe."
     static let usage = """
     USAGE: gstcam record [-o FILE | --dir DIR] [--duration SECONDS] [--codec h264|vp8|vp9] [--bitrate KBPS]
-                         [--segment SECONDS] [--json] [camera options]
+                         [--segment SECONDS] [--pre SECONDS] [--json] [camera options]
 
     Records until --duration has passed or Ctrl-C (the file is finished either way; Ctrl-C exits with status
     130). Without -o the video goes to the Videos folder ($GSTCAM_VIDEO_DIR, else XDG_VIDEOS_DIR/gstcam, e.g.
@@ -28,6 +30,9 @@ enum RecordCommand: Command {
       --bitrate KBPS         Target bitrate in kbit/s (default: from the frame size, 1000 at 640x480).
       --segment SECONDS      Write consecutive files of SECONDS each (NAME_00001.mp4, _00002…), cut at
                              keyframes with no frame lost between them.
+      --pre SECONDS          Keep the last SECONDS of encoded video in memory and wait: the recording starts on
+                             SIGUSR2 (kill -USR2 PID) and its file begins SECONDS before that (from the
+                             keyframe before; at most a second more). --duration counts from the signal.
       --json                 Print progress and the result as JSON lines.
     \(CameraOptions.help)
     """
@@ -41,6 +46,7 @@ enum RecordCommand: Command {
         let codec = try arguments.option("--codec", as: "h264, vp8 or vp9") { VideoCodec(rawValue: $0.lowercased() == "h.264" ? "h264" : $0.lowercased()) }
         let bitrate = try arguments.option("--bitrate", as: "kbit/s from 50 to 100000") { Int($0).flatMap { (50...100_000).contains($0) ? $0 : nil } }
         let segment = try arguments.option("--segment", as: "a number of seconds ≥ 1") { Double($0).flatMap { $0 >= 1 && $0.isFinite ? $0 : nil } }
+        let pre = try arguments.option("--pre", as: "a number of seconds from 0.1 to 600") { Double($0).flatMap { $0 >= 0.1 && $0 <= 600 ? $0 : nil } }
         let json = arguments.flag("--json")
         try arguments.finish()
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
@@ -69,8 +75,25 @@ enum RecordCommand: Command {
         }
         let settings = RecordingSettings(path: path, codec: encoder.codec, bitrate: bitrate, overwrite: overwrite,
                                          segmentDuration: segment.map { .milliseconds(Int($0 * 1000)) },
-                                         duration: duration.map { .microseconds(Int($0 * 1_000_000)) })
+                                         duration: duration.map { .microseconds(Int($0 * 1_000_000)) },
+                                         preRoll: pre.map { .milliseconds(Int($0 * 1000)) })
+        // Armed before the recording exists, so a signal sent as soon as "Waiting" is printed is not lost.
+        let trigger = pre == nil ? nil : StartSignal()
         let recording = try await session.startRecording(settings)
+        if let pre, let trigger {
+            Standard.error.write("Keeping the last \(format(pre)) s; send SIGUSR2 to start recording (kill -USR2 \(getpid()))\n")
+            if json { print(JSONOutput.line(RecordingRecord.waiting(recording))) }
+            fflush(nil)
+            while !trigger.fired, !interrupt.didFire {
+                if case .failed(let failure) = session.state { throw failure }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            if interrupt.didFire {
+                Standard.error.write("gstcam: interrupted before the recording started; nothing was saved.\n")
+                throw ExitRequest(status: .interrupted)
+            }
+            try await recording.begin()
+        }
         if json {
             print(JSONOutput.line(RecordingRecord.started(recording)))
         } else {
@@ -137,4 +160,22 @@ enum RecordCommand: Command {
 extension Duration {
     /// In seconds, for printing.
     fileprivate var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// SIGUSR2 as the start of a pre-rolled recording (`--pre`).
+private final class StartSignal: Sendable {
+    private let received = Atomic<Bool>(false)
+    // DispatchSourceSignal is documented thread-safe for resume/cancel; made once and kept while this lives.
+    nonisolated(unsafe) private var source: (any DispatchSourceSignal)?
+
+    init() {
+        // Ignored as a plain signal (its default action ends the process); the dispatch source still sees it.
+        signal(SIGUSR2, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
+        source.setEventHandler { [weak self] in self?.received.store(true, ordering: .relaxed) }
+        source.resume()
+        self.source = source
+    }
+
+    var fired: Bool { received.load(ordering: .relaxed) }
 }
