@@ -86,4 +86,6 @@ public enum CameraError: Error, Equatable, Sendable {
     case recordingFailed(path: String, detail: String)
     /// The session records already (one recording at a time).
     case alreadyRecording(path: String)
+    /// `--audio`: no sound input could be opened (no microphone, no sound server).
+    case audioUnavailable(detail: String)
 }

@@ -112,6 +112,9 @@ extension CameraError: CustomStringConvertible {
                 + "plays; free some space (or choose another folder) and record again."
         case let .alreadyRecording(path):
             return "The camera is already recording (to \(path)); stop that recording first."
+        case let .audioUnavailable(detail):
+            return "No sound input could be opened for the recording (\(Self.sentence(detail))). Connect a microphone or "
+                + "start PipeWire/PulseAudio, or record without --audio."
         }
     }
 

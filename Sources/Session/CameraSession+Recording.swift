@@ -21,6 +21,13 @@ extension CameraSession {
         let writer = try PipelineFile.load(settings.segmentDuration == nil ? "record-\(container).branch"
                                                                             : "record-segments-\(container).branch")
         let encoderFile = try PipelineFile.load(choice.file)
+        if settings.audio != nil, settings.preRoll != nil {
+            throw CameraError.recordingFailed(path: path, detail: "sound with pre-roll is not supported yet; record with --audio or --pre")
+        }
+        let audioFiles = try settings.audio.map { audio in
+            (source: try PipelineFile.load(audio.sourceFile),
+             encoder: try PipelineFile.load(choice.codec.container == .mp4 ? "record-audio-aac.branch" : "record-audio-opus.branch"))
+        }
         let bitrate = settings.bitrate ?? RecordingSettings.defaultBitrate(width: configuration.width, height: configuration.height)
         let parameters = [
             "kbps": "\(bitrate)",
@@ -42,7 +49,7 @@ extension CameraSession {
         do {
             let branch = try RecordBranch(
                 branches: pipeline.branches, encoder: encoderFile, writer: writer, parameters: parameters,
-                path: recording.path, limit: settings.duration, preRoll: settings.preRoll,
+                path: recording.path, limit: settings.duration, preRoll: settings.preRoll, audio: audioFiles,
                 onStarted: { [weak recording] in recording?.branchStarted() },
                 onFailed: { [weak recording] error in recording?.branchFailed(error) },
                 onEnded: { [weak recording] in recording?.branchEnded() })

@@ -49,6 +49,8 @@ final class RecordBranch: Sendable {
         var begun = true
         /// Pre-roll: the newest encoded frames, from a keyframe at least `preRoll` before the newest one.
         var held: [HeldBuffer] = []
+        /// Whether the sound's output has been shifted like the video's.
+        var audioShifted = false
     }
 
     private let state = Mutex(State())
@@ -76,6 +78,9 @@ final class RecordBranch: Sendable {
     private let bin: Element
     private let writerBin: Element
     private let writerInput: Pad
+    /// The sound source (`audio-source`), when recording sound: it gets the EOS too when the recording ends.
+    private let audioSource: Element?
+    private let audioFeed: Pad?
 
     /// Names given to the bins: errors whose element path has them are the recording's (bus debug text
     /// names the path: ".../GstBin:recording/GstBin:recording-writer/GstFileSink:record-sink").
@@ -86,7 +91,8 @@ final class RecordBranch: Sendable {
 
     /// Parses the encoder and writer files, joins them into one bin and hangs it off the tee through `branches`.
     init(branches: TeeBranches, encoder: PipelineFile, writer: PipelineFile, parameters: [String: String],
-         path: String, limit: Duration?, preRoll: Duration? = nil, onStarted: @escaping @Sendable () -> Void,
+         path: String, limit: Duration?, preRoll: Duration? = nil,
+         audio: (source: PipelineFile, encoder: PipelineFile)? = nil, onStarted: @escaping @Sendable () -> Void,
          onFailed: @escaping @Sendable (CameraError) -> Void, onEnded: @escaping @Sendable () -> Void) throws {
         self.branches = branches
         self.path = path
@@ -131,6 +137,29 @@ final class RecordBranch: Sendable {
         }
         branchInput = input
         feed = encodeOutput
+        if let audio {
+            let source = try PipelineParser.parseBin(try audio.source.description(with: [:]), file: audio.source.path)
+            let encoder = try PipelineParser.parseBin(try audio.encoder.description(with: [:]), file: audio.encoder.path)
+            source.set("name", "recording-audio-source")
+            encoder.set("name", "recording-audio-encoder")
+            // The muxer's audio pad: mp4mux/webmmux are named `muxer`; splitmuxsink (`record-sink`) has its own.
+            let muxer = writerBin.child(named: "muxer") ?? sink
+            guard let sourceOutput = source.staticPad("src"), let encoderInput = encoder.staticPad("sink"),
+                  let encoderOutput = encoder.staticPad("src"), bin.add(source), bin.add(encoder),
+                  sourceOutput.link(to: encoderInput) == .ok, let muxerInput = muxer.requestPad("audio_%u"),
+                  // The muxer is inside the writer's bin: the sound reaches it through a ghost pad of that bin.
+                  let writerAudio = Pad.ghost("audio", target: muxerInput),
+                  gst_element_add_pad(writerBin.pointer, writerAudio.pointer) != 0,
+                  encoderOutput.link(to: writerAudio) == .ok else {
+                bin.setState(GST_STATE_NULL)
+                throw CameraError.negotiationFailed(device: nil, detail: "\(audio.encoder.path) could not be linked to \(writer.path)'s muxer")
+            }
+            audioSource = source.child(named: "audio-source")
+            audioFeed = encoderOutput
+        } else {
+            audioSource = nil
+            audioFeed = nil
+        }
         // Set once `branch` exists; frames arrive only after linking, when it does.
         let owner = Mutex<RecordBranch?>(nil)
         do {
@@ -153,6 +182,12 @@ final class RecordBranch: Sendable {
         feed.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
             guard let self, let buffer = probe.buffer else { return GST_PAD_PROBE_OK }
             return self.encoded(buffer)
+        }
+        // Sound from before the first video frame is dropped; the rest is shifted by the video's offset, so both
+        // keep the pipeline clock's timing (timestamps from one clock: in sync).
+        audioFeed?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
+            guard let self, let buffer = probe.buffer else { return GST_PAD_PROBE_OK }
+            return self.sound(buffer)
         }
         owner.withLock { $0 = self }
     }
@@ -193,7 +228,10 @@ final class RecordBranch: Sendable {
             state.lastInput = pts
             return (true, false)
         }
-        if last { _ = gst_pad_send_event(branchInput.pointer, gst_event_new_eos()) }
+        if last {
+            _ = gst_pad_send_event(branchInput.pointer, gst_event_new_eos())
+            if let audioSource { _ = gst_element_send_event(audioSource.pointer, gst_event_new_eos()) }
+        }
         guard take else { return }
         let result = gst_pad_chain(branchInput.pointer, gst_buffer_ref(buffer))
         if result != GST_FLOW_OK && result != GST_FLOW_FLUSHING {
@@ -219,6 +257,20 @@ final class RecordBranch: Sendable {
         // (Each push passes this probe again, which counts it and sets the file's start at the first.)
         for held in flush { gst_pad_push(feed.pointer, held.take()) }
         written(buffer)
+        return GST_PAD_PROBE_OK
+    }
+
+    /// Every encoded sound buffer on its way to the muxer.
+    private func sound(_ buffer: UnsafeMutablePointer<GstBuffer>) -> GstPadProbeReturn {
+        guard let audioFeed else { return GST_PAD_PROBE_OK }
+        let (first, shiftChanged): (GstClockTime?, Bool) = state.withLock { state in
+            defer { state.audioShifted = state.firstTimestamp != nil }
+            return (state.firstTimestamp, state.firstTimestamp != nil && !state.audioShifted)
+        }
+        guard let first, buffer.pointee.pts != gstcam_clock_time_none(), buffer.pointee.pts >= first else {
+            return GST_PAD_PROBE_DROP
+        }
+        if shiftChanged { gst_pad_set_offset(audioFeed.pointer, -Int(first)) }
         return GST_PAD_PROBE_OK
     }
 
@@ -334,7 +386,10 @@ final class RecordBranch: Sendable {
             return state.accepting
         }
         // A failed branch's elements refuse events; its file already holds what could be written.
-        if send, failure == nil { _ = gst_pad_send_event(branchInput.pointer, gst_event_new_eos()) }
+        if send, failure == nil {
+            _ = gst_pad_send_event(branchInput.pointer, gst_event_new_eos())
+            if let audioSource { _ = gst_element_send_event(audioSource.pointer, gst_event_new_eos()) }
+        }
     }
 
     /// The session's bus thread offers each message; returns whether it was the recording's.
@@ -348,8 +403,10 @@ final class RecordBranch: Sendable {
             return true
         case .forwarded:
             return true
-        case .error(let error) where error.debug?.contains("/GstBin:\(Self.encoderBinName)/") == true
-                                     || error.debug?.contains("/GstBin:\(Self.writerBinName)/") == true:
+        case .error(let error) where error.debug?.contains("/GstBin:\(Self.binName)/GstBin:recording-audio-source/") == true:
+            fail(.audioUnavailable(detail: error.message))
+            return true
+        case .error(let error) where error.debug?.contains("/GstBin:\(Self.binName)/") == true:
             fail(.recordingFailed(path: path, detail: Self.explain(error)))
             return true
         default:

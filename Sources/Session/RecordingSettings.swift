@@ -22,10 +22,14 @@ public struct RecordingSettings: Sendable, Equatable {
     /// Pre-roll (`--pre`): encoded video of at least this long is kept in memory, and `startRecording` only arms
     /// the recording; `Recording.begin()` then starts the file that much earlier (from the keyframe before).
     public var preRoll: Duration?
+    /// Sound recorded with the video (`--audio`): AAC in MP4, Opus in WebM. nil: video only.
+    public var audio: RecordingAudio?
 
     public init(path: String, codec: VideoCodec? = nil, bitrate: Int? = nil, overwrite: Bool = false,
-                segmentDuration: Duration? = nil, duration: Duration? = nil, preRoll: Duration? = nil) {
+                segmentDuration: Duration? = nil, duration: Duration? = nil, preRoll: Duration? = nil,
+                audio: RecordingAudio? = nil) {
         self.preRoll = preRoll
+        self.audio = audio
         self.path = path
         self.codec = codec
         self.bitrate = bitrate
@@ -44,4 +48,14 @@ public struct RecordingSettings: Sendable, Equatable {
     static func keyframeInterval(framesPerSecond: Double) -> Int {
         max(1, Int(framesPerSecond.rounded()))
     }
+}
+
+/// Where a recording's sound comes from.
+public enum RecordingAudio: String, Sendable, Equatable {
+    /// The desktop's default input (pipelines/record-audio-source.branch: autoaudiosrc).
+    case device
+    /// GStreamer's test tone (pipelines/record-audio-test-source.branch), for tests and machines without sound.
+    case testTone
+
+    var sourceFile: String { self == .device ? "record-audio-source.branch" : "record-audio-test-source.branch" }
 }

@@ -237,3 +237,41 @@ import Testing
         #expect(before >= 28 && before <= 65, "the file starts \(before) frames before begin(): \(stamps.prefix(3))…")
     }
 }
+
+/// `--audio`: sound in the same file, on the same clock as the video.
+@Suite(.serialized) struct RecordingAudioTests {
+    /// What ffprobe says of one stream of `path`: codec, start and duration.
+    private func stream(_ path: String, _ kind: String) throws -> (codec: String, start: Double, duration: Double?) {
+        let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-select_streams", kind == "audio" ? "a:0" : "v:0",
+                                    "-show_entries", "stream=codec_name,start_time,duration", "-of", "csv=p=0", path])
+        let fields = result.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+        return (fields.first ?? "", Double(fields.dropFirst().first ?? "") ?? -1, Double(fields.dropFirst(2).first ?? ""))
+    }
+
+    @Test func theTestToneIsRecordedAsAACInMP4InStepWithTheVideo() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(
+            path: folder + "/sound.mp4", duration: .seconds(2), audio: .testTone))
+        guard case .success(let video) = await recording.finished() else { Issue.record("the recording failed"); return }
+        let audio = try stream(video.path, "audio"), picture = try stream(video.path, "video")
+        #expect(audio.codec == "aac" && picture.codec == "h264")
+        // Both start together (one clock), and the sound lasts as long as the picture.
+        #expect(abs(audio.start - picture.start) < 0.05, "audio starts at \(audio.start) s, video at \(picture.start) s")
+        #expect(abs((audio.duration ?? 0) - 2) < 0.1, "\(audio.duration ?? -1) s of sound")
+        let decoded = try decodeEveryFrame(video.path)
+        #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(decoded.errors)")
+    }
+
+    @Test func withNoSoundInputTheErrorSaysSo() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // This machine has no sound card or sound server (as CI): --audio must say so, not record silently.
+        let result = try gstcam(["record", "--pipeline", "test-pattern", "--width", "160", "--height", "120",
+                                 "--duration", "1", "--audio", "-o", folder + "/nosound.mp4"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("No sound input could be opened for the recording"), "\(result.error)")
+    }
+}
