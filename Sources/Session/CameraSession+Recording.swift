@@ -58,6 +58,12 @@ extension CameraSession {
         } catch {
             recording.branch?.remove()
             shared.withLock { if $0.recording === recording { $0.recording = nil } }
+            // The muxer writes nothing until every stream has data: a sound input that opens but never delivers
+            // (no card behind it) shows as no first frame.
+            if settings.audio != nil, case CameraError.timeout = error {
+                throw CameraError.audioUnavailable(detail: "no sound came from the default input within "
+                    + CameraError.seconds(configuration.startTimeout.inSeconds))
+            }
             throw error
         }
         return recording

@@ -33,7 +33,7 @@ import Testing
         #expect(try send(#"{"command":"record_status"}"#)["recording"] as? Bool == false)
         // The preview went on throughout.
         #expect(preview.process.isRunning)
-        #expect((try send(#"{"command":"status"}"#)["frames"] as? Int ?? 0) > 60)
+        #expect((try send(#"{"command":"status"}"#)["frames"] as? Int ?? 0) > 45)
     }
 
     @Test func rAndTheRequestsParse() {
