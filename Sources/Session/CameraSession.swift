@@ -31,6 +31,8 @@ public final class CameraSession: Sendable {
         let tee: Element
         /// Every branch at the tee is added and removed through it (photo, window, and those added while running).
         let branches: TeeBranches
+        /// The window branch's bin, when the session shows a window: its elements' errors are the window's.
+        let window: Element?
         let bus: Bus
         /// The camera streaming now (it changes when the session switches cameras).
         var device: String?
@@ -45,30 +47,76 @@ public final class CameraSession: Sendable {
         let shutter: PhotoShutter
     }
 
-    struct Shared {
-        var state: CameraState = .idle
-        var pipeline: Pipeline?
-        var frameCount = 0
-        var nextObserverID = 0
-        var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
-        var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
-        var firstFrame = OneShot<Void>()
+    /// Where the session is in its life, each case holding what exists only then: a pipeline only while starting
+    /// or running, the wait for the first frame only while starting, the stall watch's figures and a camera
+    /// switch only while running — so none of it can outlive its phase or exist in the wrong one.
+    enum Phase {
+        case idle
+        /// `start()` runs; `pipeline` once it is built. The first frame fulfils `firstFrame`.
+        case starting(firstFrame: OneShot<Void>, pipeline: Pipeline?)
+        case running(Running)
+        case stopped
+        case failed(CameraError)
+    }
+
+    /// A running session's pipeline and what is watched while it runs.
+    struct Running {
+        var pipeline: Pipeline
         /// When the newest preview frame arrived (the stall watch measures from it).
-        var lastFrame: ContinuousClock.Instant?
+        var lastFrame: ContinuousClock.Instant
         /// The whole seconds of silence last reported as `framesStalled`; nil while frames flow.
         var stalledSeconds: Int?
         /// When the stall watch last asked the device whether it is still there.
         var lastPresenceCheck: ContinuousClock.Instant?
-        /// The zoom asked for; applied when the pipeline starts and whenever it changes.
-        var zoom = Zoom.none
         /// Set while the source is being replaced: errors of the new source end the switch, not the session.
         var sourceSwitch: SourceSwitch?
+    }
+
+    struct Shared {
+        var phase = Phase.idle
+        var frameCount = 0
+        var nextObserverID = 0
+        var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
+        var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
+        /// The zoom asked for; applied when the pipeline starts and whenever it changes.
+        var zoom = Zoom.none
         /// Called with the window branch once it is in the pipeline (the camera screen's input and overlays).
         var displayBranchAdded: (@Sendable (Element) -> Void)?
         /// Takes errors of the window branch's elements (named display…), e.g. "Output window was closed".
         var displayBranchFailed: (@Sendable (String) -> Void)?
         /// The recording in progress (CameraSession+Recording.swift).
         var recording: Recording?
+
+        var state: CameraState {
+            switch phase {
+            case .idle: .idle
+            case .starting: .starting
+            case .running: .running
+            case .stopped: .stopped
+            case let .failed(error): .failed(error)
+            }
+        }
+
+        /// The pipeline while starting (once built) or running.
+        var pipeline: Pipeline? {
+            switch phase {
+            case let .starting(_, pipeline): pipeline
+            case let .running(running): running.pipeline
+            default: nil
+            }
+        }
+
+        var running: Running? {
+            if case let .running(running) = phase { return running }
+            return nil
+        }
+
+        /// Changes what a running session holds; nothing happens in another phase (the change came too late).
+        mutating func updateRunning(_ change: (inout Running) -> Void) {
+            guard case var .running(running) = phase else { return }
+            change(&running)
+            phase = .running(running)
+        }
     }
 
     /// Photos and camera switches take turns: a switch waits for the photo being taken.
@@ -94,7 +142,10 @@ public final class CameraSession: Sendable {
     }
 
     deinit {
-        let pipeline = shared.withLock { $0.pipeline.take() }
+        let pipeline = shared.withLock { shared in
+            defer { shared.phase = .stopped }
+            return shared.pipeline
+        }
         pipeline?.pipeline.setState(GST_STATE_NULL)
         pipeline?.bus.postWakeUp(Self.busStopMessage)
     }
@@ -168,11 +219,12 @@ public final class CameraSession: Sendable {
     /// `stop()` during the start cancels it: `start()` then throws `CancellationError` and the session is `stopped`.
     public func start() async throws {
         let firstFrame: OneShot<Void> = try shared.withLock { shared in
-            guard case .idle = shared.state else {
+            guard case .idle = shared.phase else {
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the session was already started (it is \(shared.state))")
             }
-            shared.state = .starting
-            return shared.firstFrame
+            let firstFrame = OneShot<Void>()
+            shared.phase = .starting(firstFrame: firstFrame, pipeline: nil)
+            return firstFrame
         }
         notify(.stateChanged(.starting))
         var built: Pipeline?
@@ -210,17 +262,16 @@ public final class CameraSession: Sendable {
     /// Stores the pipeline being started, unless `stop()` came meanwhile (then `CancellationError`).
     private func keepStarting(_ pipeline: Pipeline? = nil) throws {
         try shared.withLock { shared in
-            guard case .starting = shared.state else { throw CancellationError() }
-            if let pipeline { shared.pipeline = pipeline }
+            guard case let .starting(firstFrame, _) = shared.phase else { throw CancellationError() }
+            if let pipeline { shared.phase = .starting(firstFrame: firstFrame, pipeline: pipeline) }
         }
     }
 
     /// `starting` → `running` once the first frame is in, unless `stop()` or a failure came meanwhile.
     private func becomeRunning() throws {
         try shared.withLock { shared in
-            guard case .starting = shared.state else { throw CancellationError() }
-            shared.state = .running
-            shared.lastFrame = .now
+            guard case let .starting(_, pipeline?) = shared.phase else { throw CancellationError() }
+            shared.phase = .running(Running(pipeline: pipeline, lastFrame: .now))
         }
         notify(.stateChanged(.running))
     }
@@ -230,8 +281,6 @@ public final class CameraSession: Sendable {
     /// `stopDeadline` even when a driver does not let go (the pipeline then reaches NULL in the background).
     public func stop() {
         tearDown(ending: .stopped)
-        // Wakes a start() waiting for its first frame; ignored once the first frame came.
-        shared.withLock { $0.firstFrame }.fail(CancellationError())
     }
 
     /// How long stopping waits for the pipeline to reach NULL.
@@ -254,11 +303,11 @@ public final class CameraSession: Sendable {
     /// otherwise `notRunning`.
     func runningPipeline() throws -> Pipeline {
         try shared.withLock { shared in
-            if case .failed(let failure) = shared.state { throw failure }
-            guard case .running = shared.state, let pipeline = shared.pipeline else {
-                throw CameraError.notRunning(state: shared.state.description)
+            switch shared.phase {
+            case let .failed(failure): throw failure
+            case let .running(running): return running.pipeline
+            default: throw CameraError.notRunning(state: shared.state.description)
             }
-            return pipeline
         }
     }
 
@@ -312,8 +361,9 @@ public final class CameraSession: Sendable {
         preview.set("enable-last-sample", false)
         AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
         let branches = TeeBranches(pipeline: pipeline, tee: tee)
+        var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
-            try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
+            window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
         }
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
@@ -321,7 +371,7 @@ public final class CameraSession: Sendable {
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
                                    jpegQuality: configuration.jpegQuality)
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, bus: bus, device: device, cameraName: camera?.name,
+        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, window: window, bus: bus, device: device, cameraName: camera?.name,
                         manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
                         sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
     }
@@ -333,7 +383,7 @@ public final class CameraSession: Sendable {
         ("preview", "the appsink that delivers preview frames"),
     ]
 
-    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws {
+    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws -> Element {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
         }
@@ -347,20 +397,28 @@ public final class CameraSession: Sendable {
             throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
         }
         shared.withLock { $0.displayBranchAdded }?(bin)
+        return bin
     }
 
+    /// Ends the session: `.stopped` (on request) or `.failed` (a failure). A failure already recorded stays (a
+    /// later stop or failure does not hide it). A `start()` waiting for its first frame is woken: cancelled by a
+    /// stop, failed by a failure.
     func tearDown(ending final: CameraState) {
-        let (pipeline, frameObservers, eventObservers) = shared.withLock { shared in
-            if case .failed = shared.state, case .stopped = final {
-                // Keep the failure visible; the pipeline is already NULL.
-            } else if shared.state != final {
-                shared.state = final
+        let (pipeline, firstFrame, frameObservers, eventObservers) = shared.withLock { shared in
+            let pipeline = shared.pipeline
+            var firstFrame: OneShot<Void>?
+            if case let .starting(waiting, _) = shared.phase { firstFrame = waiting }
+            switch (shared.phase, final) {
+            case (.failed, _): break
+            case (_, .failed(let error)): shared.phase = .failed(error)
+            default: shared.phase = .stopped
             }
-            let result = (shared.pipeline.take(), shared.frameObservers, shared.eventObservers)
+            let result = (pipeline, firstFrame, shared.frameObservers, shared.eventObservers)
             shared.frameObservers = [:]
             shared.eventObservers = [:]
             return result
         }
+        if case .failed(let failure) = final { firstFrame?.fail(failure) } else { firstFrame?.fail(CancellationError()) }
         // A recording is finished first (its file gets its index) while the pipeline still plays.
         if let recording = shared.withLock({ $0.recording }), pipeline != nil {
             recording.finishForSessionEnd(timeout: .seconds(2))
@@ -404,9 +462,10 @@ public final class CameraSession: Sendable {
     private func startBusThread(_ built: Pipeline) {
         let bus = built.bus
         let device = built.device
+        let window = built.window
         let thread = Thread { [weak self] in
             while true {
-                let message = bus.pop(timeout: Self.watchInterval)
+                let message = bus.pop(timeout: Self.watchInterval, scopes: window.map { [$0] } ?? [])
                 if case .application(Self.busStopMessage)? = message { return }
                 if let message { self?.handle(message, device: device) }
                 self?.watchForStall()
@@ -419,15 +478,14 @@ public final class CameraSession: Sendable {
     private func handle(_ message: BusMessage, device: String?) {
         if let branch = shared.withLock({ $0.recording })?.branch, branch.handle(message) { return }
         switch message {
-        // The window sink, or an element inside it (autovideosink's child, glimagesink's inner sink; the debug text
-        // carries the element path), e.g. "Output window was closed".
-        case .error(let error) where (error.source.hasPrefix("display") || error.debug?.contains(":display/") == true)
-                                     && shared.withLock({ $0.displayBranchFailed }) != nil:
+        // An element of the window branch (the sink, or autovideosink's or glimagesink's inner sink), e.g. "Output
+        // window was closed": the window's owner decides (the camera screen ends), the camera is fine.
+        case .error(let error) where error.scope == 0 && shared.withLock({ $0.displayBranchFailed }) != nil:
             shared.withLock { $0.displayBranchFailed }?(error.message)
         case .error(let error):
             // A source a camera switch already removed may still report; the switch has dealt with it.
             if error.fromDetachedElement { return }
-            let (sourceSwitch, live) = shared.withLock { ($0.sourceSwitch, $0.pipeline) }
+            let (sourceSwitch, live) = shared.withLock { ($0.running?.sourceSwitch, $0.pipeline) }
             if let sourceSwitch, error.origin == sourceSwitch.origin {
                 sourceSwitch.started.fail(CameraError.fromBus(error, device: sourceSwitch.target))
             } else if error.source == "source", let live, error.origin != live.sourceOrigin {
@@ -448,9 +506,9 @@ public final class CameraSession: Sendable {
 
     /// A failure while starting ends `start()` with it; while running it stops the session.
     func fail(_ error: CameraError) {
-        let (state, firstFrame) = shared.withLock { ($0.state, $0.firstFrame) }
-        switch state {
-        case .starting: firstFrame.fail(error)
+        let phase = shared.withLock { $0.phase }
+        switch phase {
+        case let .starting(firstFrame, _): firstFrame.fail(error)
         case .running: tearDown(ending: .failed(error))
         default: break
         }
@@ -462,12 +520,17 @@ public final class CameraSession: Sendable {
     private func deliver(_ sample: OpaquePointer) {
         let (number, observers, firstFrame, resumed) = shared.withLock { shared in
             shared.frameCount += 1
-            shared.lastFrame = .now
-            let resumed = shared.stalledSeconds != nil ? shared.pipeline?.device ?? pipelineFile.path : nil
-            shared.stalledSeconds = nil
-            return (shared.frameCount, Array(shared.frameObservers.values), shared.firstFrame, resumed)
+            var firstFrame: OneShot<Void>?
+            var resumed: String?
+            if case let .starting(waiting, _) = shared.phase { firstFrame = waiting }
+            shared.updateRunning { running in
+                running.lastFrame = .now
+                if running.stalledSeconds != nil { resumed = running.pipeline.device ?? pipelineFile.path }
+                running.stalledSeconds = nil
+            }
+            return (shared.frameCount, Array(shared.frameObservers.values), firstFrame, resumed)
         }
-        if number == 1 { firstFrame.succeed(()) }
+        firstFrame?.succeed(())
         if let resumed { notify(.framesResumed(device: resumed)) }
         guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
         for observer in observers { observer.yield(frame) }
