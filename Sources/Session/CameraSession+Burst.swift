@@ -64,7 +64,9 @@ extension CameraSession {
         // photos (with no frame in flight): each photo is wholly one camera's, picture and EXIF alike.
         await operations.begin()
         defer { operations.end() }
-        let branch = try runningPipeline().shutter.branch(for: format)
+        // Chosen once for the burst: a zoom changed meanwhile applies from the next burst (the camera's own
+        // JPEGs do not show it).
+        let branch = try runningPipeline().shutter.branch(for: format, unchangedPixels: zoom.keepsCameraPixels)
         try await shoot(limit: limit, interval: interval, branch: branch, format: format, collision: collision,
                         path: path, yield: yield)
     }

@@ -13,7 +13,7 @@ import PipelineFiles
 /// takes photos from it while it runs, and always brings it back to NULL (releasing the device).
 ///
 /// Life: `idle` → `start()` → `starting` → (first frame) `running` → `stop()` → `stopped`; any failure
-/// ends in `failed(error)` with the pipeline already NULL. `stop()` while starting cancels the start (`start()`
+/// ends in `failed(error)` with the pipeline already NULL. `stop()` before or while starting cancels the start (`start()`
 /// throws `CancellationError`). A running camera that fails — unplugged, its driver failing, no frame for
 /// `CameraConfiguration.stallTimeout` — ends the session in `failed` at once, with the camera released.
 public final class CameraSession: Sendable {
@@ -23,6 +23,9 @@ public final class CameraSession: Sendable {
     private let pipelineFile: PipelineFile
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
     let photoBranchFiles: [PhotoFormat: PipelineFile]
+    /// The branch that makes photos of the camera's own JPEGs (pipelines/photo-camera-jpeg.branch), for
+    /// pipelines with a `camera-jpeg` tee; without the file, JPEG photos are always encoded from the frames.
+    private let cameraJPEGBranchFile: PipelineFile?
     private let displayBranchFile: PipelineFile?
 
     /// What exists only while a pipeline does.
@@ -75,8 +78,11 @@ public final class CameraSession: Sendable {
     struct Shared {
         var phase = Phase.idle
         var frameCount = 0
+        /// Preview frames that went through the preview branch (its conversion) to the appsink.
+        var convertedFrames = 0
         var nextObserverID = 0
         var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
+        var frameNumberObservers: [Int: AsyncStream<Int>.Continuation] = [:]
         var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
         /// The zoom asked for; applied when the pipeline starts and whenever it changes.
         var zoom = Zoom.none
@@ -134,6 +140,7 @@ public final class CameraSession: Sendable {
         photoBranchFiles = try Dictionary(uniqueKeysWithValues: PhotoFormat.allCases.map {
             ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
         })
+        cameraJPEGBranchFile = try? PipelineFile.load("photo-camera-jpeg.branch")
         displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
         let known: Set = ["device", "width", "height", "framerate"]
         if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
@@ -184,6 +191,15 @@ public final class CameraSession: Sendable {
         return stream
     }
 
+    /// The number of each preview frame as it arrives (as `frameCount` counts them), without the frame: for
+    /// waiting on frames (e.g. exposure settling before a photo) without converting them as `frames()` does.
+    /// Each call makes a new stream; it ends when the session stops or fails.
+    public func frameNumbers() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        register(continuation, in: \.frameNumberObservers)
+        return stream
+    }
+
     /// State changes, warnings and saved photos, in order.
     public func events() -> AsyncStream<CameraEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: CameraEvent.self)
@@ -207,6 +223,7 @@ public final class CameraSession: Sendable {
             // Ids are unique across both kinds of observer.
             self?.shared.withLock { shared in
                 shared.frameObservers[id] = nil
+                shared.frameNumberObservers[id] = nil
                 shared.eventObservers[id] = nil
             }
         }
@@ -219,6 +236,8 @@ public final class CameraSession: Sendable {
     /// `stop()` during the start cancels it: `start()` then throws `CancellationError` and the session is `stopped`.
     public func start() async throws {
         let firstFrame: OneShot<Void> = try shared.withLock { shared in
+            // stop() before start() began cancels it as much as a stop() during it does.
+            if case .stopped = shared.phase { throw CancellationError() }
             guard case .idle = shared.phase else {
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the session was already started (it is \(shared.state))")
             }
@@ -360,6 +379,7 @@ public final class CameraSession: Sendable {
         // previous camera's queue).
         preview.set("enable-last-sample", false)
         AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
+        gateConversion(into: preview, from: tee)
         let branches = TeeBranches(pipeline: pipeline, tee: tee)
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
@@ -368,8 +388,13 @@ public final class CameraSession: Sendable {
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
+        let cameraJPEG = pipeline.child(named: "camera-jpeg").flatMap { tee in
+            cameraJPEGBranchFile.map {
+                PhotoShutter.CameraJPEG(tee: tee, branches: TeeBranches(pipeline: pipeline, tee: tee), file: $0)
+            }
+        }
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
-                                   jpegQuality: configuration.jpegQuality)
+                                   jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG)
         built = true
         return Pipeline(pipeline: pipeline, tee: tee, branches: branches, window: window, bus: bus, device: device, cameraName: camera?.name,
                         manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
@@ -404,7 +429,7 @@ public final class CameraSession: Sendable {
     /// later stop or failure does not hide it). A `start()` waiting for its first frame is woken: cancelled by a
     /// stop, failed by a failure.
     func tearDown(ending final: CameraState) {
-        let (pipeline, firstFrame, frameObservers, eventObservers) = shared.withLock { shared in
+        let (pipeline, firstFrame, frameObservers, eventObservers, numberObservers) = shared.withLock { shared in
             let pipeline = shared.pipeline
             var firstFrame: OneShot<Void>?
             if case let .starting(waiting, _) = shared.phase { firstFrame = waiting }
@@ -413,9 +438,10 @@ public final class CameraSession: Sendable {
             case (_, .failed(let error)): shared.phase = .failed(error)
             default: shared.phase = .stopped
             }
-            let result = (pipeline, firstFrame, shared.frameObservers, shared.eventObservers)
+            let result = (pipeline, firstFrame, shared.frameObservers, shared.eventObservers, shared.frameNumberObservers)
             shared.frameObservers = [:]
             shared.eventObservers = [:]
+            shared.frameNumberObservers = [:]
             return result
         }
         if case .failed(let failure) = final { firstFrame?.fail(failure) } else { firstFrame?.fail(CancellationError()) }
@@ -445,6 +471,7 @@ public final class CameraSession: Sendable {
             observer.finish()
         }
         for observer in frameObservers.values { observer.finish() }
+        for observer in numberObservers.values { observer.finish() }
     }
 
     func notify(_ event: CameraEvent) {
@@ -516,10 +543,22 @@ public final class CameraSession: Sendable {
 
     // MARK: Frames
 
-    /// Runs on the appsink's streaming thread for every preview frame.
+    /// Runs on the appsink's streaming thread for every preview frame that was converted.
     private func deliver(_ sample: OpaquePointer) {
-        let (number, observers, firstFrame, resumed) = shared.withLock { shared in
+        guard let (number, observers) = count(convertedFor: true) else { return }
+        guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
+        for observer in observers { observer.yield(frame) }
+    }
+
+    /// Counts a preview frame (first frame, stall watch, `frameCount`). `convertedFor`: whether it reached the
+    /// appsink through the preview branch, else it is at the branch's start and is counted there only when
+    /// nobody reads `frames()` (returning nil when someone does: the appsink counts it once converted).
+    private func count(convertedFor converted: Bool) -> (number: Int, observers: [AsyncStream<Frame>.Continuation])? {
+        let counted: (Int, [AsyncStream<Frame>.Continuation], [AsyncStream<Int>.Continuation], OneShot<Void>?, String?)?
+        counted = shared.withLock { shared in
+            guard converted || shared.frameObservers.isEmpty else { return nil }
             shared.frameCount += 1
+            if converted { shared.convertedFrames += 1 }
             var firstFrame: OneShot<Void>?
             var resumed: String?
             if case let .starting(waiting, _) = shared.phase { firstFrame = waiting }
@@ -528,12 +567,34 @@ public final class CameraSession: Sendable {
                 if running.stalledSeconds != nil { resumed = running.pipeline.device ?? pipelineFile.path }
                 running.stalledSeconds = nil
             }
-            return (shared.frameCount, Array(shared.frameObservers.values), firstFrame, resumed)
+            return (shared.frameCount, Array(shared.frameObservers.values), Array(shared.frameNumberObservers.values),
+                    firstFrame, resumed)
         }
+        guard let (number, observers, numberObservers, firstFrame, resumed) = counted else { return nil }
+        for observer in numberObservers { observer.yield(number) }
         firstFrame?.succeed(())
         if let resumed { notify(.framesResumed(device: resumed)) }
-        guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
-        for observer in observers { observer.yield(frame) }
+        return (number, observers)
+    }
+
+    /// Frames are converted for the preview (to RGB in the shipped files) only while someone reads `frames()`:
+    /// otherwise they are counted where the preview branch leaves the tee and dropped there, so a photo, a
+    /// window or `--sink none` does not pay for a conversion nobody looks at. A branch that cannot be traced
+    /// back to the tee (not a chain of elements with `sink` pads) is left converting every frame.
+    private func gateConversion(into preview: Element, from tee: Element) {
+        var element = preview
+        for _ in 0..<64 {
+            guard let input = element.staticPad("sink"), let upstream = input.peer?.element else { return }
+            if upstream.pointer == tee.pointer {
+                input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
+                    self?.count(convertedFor: false) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
+                }
+                // No frame may be needed to preroll: the branch can go without frames for the session's life.
+                preview.set("async", false)
+                return
+            }
+            element = upstream
+        }
     }
 
     private static func copyFrame(_ sample: OpaquePointer, number: Int) -> Frame? {
@@ -579,7 +640,7 @@ public final class CameraSession: Sendable {
         let output = try PhotoOutput(finalPath: path, collision: collision, format: format)
         do {
             let tags = pipeline.photoTags(zoom: zoom)
-            let image = try await pipeline.shutter.branch(for: format)
+            let image = try await pipeline.shutter.branch(for: format, unchangedPixels: zoom.keepsCameraPixels)
                 .takeImage(tags: tags, timeout: configuration.photoTimeout, what: "A frame for the photo",
                            beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let size = (width: image.width, height: image.height)
