@@ -80,4 +80,14 @@ public enum CameraError: Error, Equatable, Sendable {
     case noDeviceControls(pipeline: String)
     /// `gstcam serve`: a server (`what`: "The RTSP server", "The web server") could not start at address:port.
     case serveFailed(what: String, address: String, port: Int, detail: String)
+
+    // MARK: Recording
+    /// No encoder for `codec` can be made here; `tried` says why each candidate could not (docs/recording.md).
+    case noVideoEncoder(codec: String, tried: [String])
+    /// The recording to `path` stopped by itself (a full disk, a write error); the file plays up to then.
+    case recordingFailed(path: String, detail: String)
+    /// The session records already (one recording at a time).
+    case alreadyRecording(path: String)
+    /// `--audio`: no sound input could be opened (no microphone, no sound server).
+    case audioUnavailable(detail: String)
 }

@@ -106,6 +106,17 @@ extension CameraError: CustomStringConvertible {
             return "\(pipeline) has no camera device (it has no element named \"source\" with a device), so it has no camera controls."
         case let .serveFailed(what, address, port, detail):
             return "\(what) cannot serve on \(address):\(port): \(detail). Choose another port (0 takes any free one) or address."
+        case let .noVideoEncoder(codec, tried):
+            return "No \(codec) video encoder can be used here (\(tried.joined(separator: "; "))). Install one: "
+                + "sudo apt-get install gstreamer1.0-plugins-ugly (x264enc) or gstreamer1.0-plugins-good (vp8enc)."
+        case let .recordingFailed(path, detail):
+            return "Recording to \(path) stopped: \(Self.sentence(detail)). The file holds what was recorded until then and "
+                + "plays; free some space (or choose another folder) and record again."
+        case let .alreadyRecording(path):
+            return "The camera is already recording (to \(path)); stop that recording first."
+        case let .audioUnavailable(detail):
+            return "No sound input could be opened for the recording (\(Self.sentence(detail))). Connect a microphone or "
+                + "start PipeWire/PulseAudio, or record without --audio."
         }
     }
 
@@ -118,7 +129,7 @@ extension CameraError: CustomStringConvertible {
     }
 
     /// A clause that goes inside a sentence: GStreamer's messages end with their own full stop.
-    static func sentence(_ text: String) -> String {
+    public static func sentence(_ text: String) -> String {
         var clause = Substring(text)
         while clause.last == "." || clause.last == " " { clause.removeLast() }
         return String(clause)

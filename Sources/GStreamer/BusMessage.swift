@@ -7,6 +7,9 @@ public enum BusMessage: Sendable, Equatable {
     case warning(source: String, message: String)
     case endOfStream(source: String)
     case application(name: String)
+    /// A child's message that a bin with `message-forward` passed up, e.g. the EOS of one branch's sink (a bin
+    /// otherwise keeps EOS to itself until all its sinks are done).
+    indirect case forwarded(BusMessage)
     case other
 
     /// Copies `message` out. `scopes` are elements (bins) to place an error's source in: `BusError.scope` is the
@@ -38,6 +41,15 @@ public enum BusMessage: Sendable, Equatable {
             if let error { g_error_free(error) }
         case GST_MESSAGE_EOS:
             self = .endOfStream(source: source)
+        case GST_MESSAGE_ELEMENT:
+            guard let structure = gst_message_get_structure(message),
+                  String(cString: gst_structure_get_name(structure)) == "GstBinForwarded",
+                  let value = gst_structure_get_value(structure, "message"),
+                  let inner = g_value_get_boxed(value) else {
+                self = .other
+                return
+            }
+            self = .forwarded(BusMessage(inner.assumingMemoryBound(to: GstMessage.self)))
         case GST_MESSAGE_APPLICATION:
             let name = gst_message_get_structure(message).flatMap { gst_structure_get_name($0) }.map { String(cString: $0) }
             self = .application(name: name ?? "")

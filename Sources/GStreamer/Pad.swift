@@ -30,6 +30,13 @@ public final class Pad: @unchecked Sendable {
     /// Adds a probe whose handler runs on GStreamer's streaming thread; the handler must not block for long
     /// and must never throw into C. Returns the probe id for `removeProbe`.
     @discardableResult
+    /// A new ghost pad named `name` for `target`, owned by the wrapper (add it to a bin with `Element.addPad`).
+    public static func ghost(_ name: String, target: Pad) -> Pad? {
+        guard let pad = gst_ghost_pad_new(name, target.pointer) else { return nil }
+        gst_object_ref_sink(pad)
+        return Pad(owning: pad)
+    }
+
     public func addProbe(_ mask: GstPadProbeType, _ handler: @escaping @Sendable (ProbeData) -> GstPadProbeReturn) -> UInt {
         let box = Unmanaged.passRetained(ProbeHandler(handler)).toOpaque()
         return UInt(gst_pad_add_probe(pointer, mask, { _, info, context in

@@ -44,16 +44,18 @@ enum PicturesDirectory {
     static let variable = "XDG_PICTURES_DIR"
 
     /// The Pictures folder (without the gstcam subfolder) and where that answer came from.
-    static func resolve(in environment: PhotoEnvironment) -> (path: String, source: PicturesDirectorySource) {
+    /// `variable` and `fallback` name another XDG user folder the same way: `XDG_VIDEOS_DIR`, `Videos`.
+    static func resolve(in environment: PhotoEnvironment, variable: String = variable,
+                        fallback: String = "Pictures") -> (path: String, source: PicturesDirectorySource) {
         let home = environment.homeDirectory
         if let value = environment.value(variable), let path = expand(value, home: home) {
             return (path, .picturesVariable)
         }
         let file = userDirectoriesFile(in: environment)
-        if let text = readText(file), let path = picturesLine(in: text, home: home) {
+        if let text = readText(file), let path = picturesLine(in: text, home: home, variable: variable) {
             return (path, .userDirectoriesFile(file))
         }
-        return (FilePath.join(home, "Pictures"), .homePictures)
+        return (FilePath.join(home, fallback), .homePictures)
     }
 
     /// `$XDG_CONFIG_HOME/user-dirs.dirs`, where XDG_CONFIG_HOME defaults to ~/.config (relative values are
@@ -66,7 +68,7 @@ enum PicturesDirectory {
 
     /// The value of the last `XDG_PICTURES_DIR="…"` line, as xdg-user-dirs writes them: a double-quoted
     /// value that is either absolute or starts with `$HOME`, backslash escaping the next character.
-    static func picturesLine(in text: String, home: String) -> String? {
+    static func picturesLine(in text: String, home: String, variable: String = variable) -> String? {
         var found: String?
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             var rest = Substring(line).drop(while: { $0 == " " || $0 == "\t" })

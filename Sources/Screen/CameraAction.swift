@@ -19,6 +19,10 @@ public enum CameraAction: Sendable, Equatable {
     case focusOnce
     /// Focus and expose at a point of the picture as shown (digital zoom taken into account).
     case focus(at: NormalizedPoint)
+    /// Starts recording into the Videos folder (or to `path`), or stops the recording in progress.
+    case toggleRecording
+    case startRecording(path: String?)
+    case stopRecording
     case quit
 
     /// The key bindings of the camera screen (X keysym names; a terminal maps its bytes to the same names).
@@ -32,6 +36,7 @@ public enum CameraAction: Sendable, Equatable {
         case "0", "KP_0": self = .resetZoom
         case "a", "A": self = .toggleContinuousFocus
         case "f", "F": self = .focusOnce
+        case "r", "R": self = .toggleRecording
         case "q", "Q", "Escape": self = .quit
         default: return nil
         }
@@ -46,6 +51,7 @@ public enum CameraAction: Sendable, Equatable {
       c                      Next camera.
       a                      Continuous auto focus on / off.
       f                      Focus once.
+      r                      Start / stop recording a video into the Videos folder (docs/recording.md).
       q, Esc                 Quit (closing the window too).
     """
 
@@ -62,11 +68,18 @@ public struct CameraActionOutcome: Sendable, Equatable {
     public var photo: Photo?
     /// The point the focus square goes to, for a click.
     var focusPoint: NormalizedPoint?
+    /// The file a recording started into.
+    var recordingPath: String?
+    /// The video a recording that stopped wrote.
+    var video: RecordedVideo?
 
-    public init(message: String, isError: Bool = false, photo: Photo? = nil, focusPoint: NormalizedPoint? = nil) {
+    public init(message: String, isError: Bool = false, photo: Photo? = nil, focusPoint: NormalizedPoint? = nil,
+                recordingPath: String? = nil, video: RecordedVideo? = nil) {
         self.message = message
         self.isError = isError
         self.photo = photo
         self.focusPoint = focusPoint
+        self.recordingPath = recordingPath
+        self.video = video
     }
 }

@@ -8,6 +8,8 @@ import Session
 /// the figures of its status line. The window, the terminal preview and the remote socket all use one.
 public final class CameraOperator: Sendable {
     public let library: PhotoLibrary
+    /// Where `r` records to.
+    public let videos: VideoLibrary
 
     private struct State {
         /// The session actions go to; the camera screen replaces it when it restarts a camera that came back.
@@ -21,9 +23,10 @@ public final class CameraOperator: Sendable {
 
     private let state: Mutex<State>
 
-    public init(session: CameraSession, library: PhotoLibrary = PhotoLibrary()) {
+    public init(session: CameraSession, library: PhotoLibrary = PhotoLibrary(), videos: VideoLibrary = VideoLibrary()) {
         state = Mutex(State(session: session))
         self.library = library
+        self.videos = videos
     }
 
     /// The session actions go to now.
@@ -101,6 +104,14 @@ public final class CameraOperator: Sendable {
         /// "continuous", "manual", "once" or nil when focus cannot be controlled.
         public var focus: String?
         public var frames: Int
+        /// The recording in progress: its file and figures.
+        public var recording: (path: String, progress: RecordingProgress)?
+
+        static func == (a: Status, b: Status) -> Bool {
+            a.camera == b.camera && a.device == b.device && a.width == b.width && a.height == b.height
+                && a.framesPerSecond == b.framesPerSecond && a.zoom == b.zoom && a.torch == b.torch && a.focus == b.focus
+                && a.frames == b.frames && a.recording?.path == b.recording?.path
+        }
     }
 
     public func status() -> Status {
@@ -118,7 +129,8 @@ public final class CameraOperator: Sendable {
         }
         return Status(camera: cameraName, device: session.device, width: session.configuration.width,
                       height: session.configuration.height, framesPerSecond: state.withLock { $0.framesPerSecond },
-                      zoom: session.zoom.factor, torch: torch, focus: focus, frames: session.frameCount)
+                      zoom: session.zoom.factor, torch: torch, focus: focus, frames: session.frameCount,
+                      recording: session.currentRecording.map { ($0.path, $0.progress) })
     }
 
     /// "Camera · 640×480 · 30.0 fps · 1× · torch off · AF-C"
@@ -126,6 +138,10 @@ public final class CameraOperator: Sendable {
         let status = status()
         let fps = (status.framesPerSecond * 10).rounded() / 10
         var parts = [status.camera, "\(status.width)×\(status.height)", "\(fps) fps", Zoom(factor: status.zoom).description]
+        if let recording = status.recording {
+            let seconds = Int(recording.progress.duration.inSeconds)
+            parts.insert("● REC \(seconds / 60):\(String(format: "%02d", seconds % 60))", at: 0)
+        }
         parts.append(status.torch.map { $0 ? "torch on" : "torch off" } ?? "no torch")
         switch status.focus {
         case "continuous": parts.append("AF-C")
@@ -218,6 +234,25 @@ public final class CameraOperator: Sendable {
             case .none: "This camera cannot focus"
             }
             return CameraActionOutcome(message: message, isError: result.method == .none, focusPoint: point)
+        case .toggleRecording:
+            return try await performThrowing(session.currentRecording == nil ? .startRecording(path: nil) : .stopRecording)
+        case let .startRecording(path):
+            let target: String
+            if let path {
+                target = path
+            } else {
+                try videos.createDirectory()
+                let container = try VideoEncoderChoice.choose().codec.container
+                target = videos.newVideoPath(container: container)
+            }
+            let recording = try await session.startRecording(RecordingSettings(path: target))
+            let name = recording.path.split(separator: "/").last.map(String.init) ?? recording.path
+            return CameraActionOutcome(message: "Recording \(name)", recordingPath: recording.path)
+        case .stopRecording:
+            guard let recording = session.currentRecording else { throw ScreenError("Not recording") }
+            let video = try await recording.stop()
+            let name = video.path.split(separator: "/").last.map(String.init) ?? video.path
+            return CameraActionOutcome(message: "Saved \(name) (\(String(format: "%.1f", video.duration.inSeconds)) s)", video: video)
         case .quit:
             return CameraActionOutcome(message: "Quit")
         }

@@ -172,6 +172,8 @@ public final class CameraRemoteServer: Sendable {
             return RemoteRequest.encode(["ok": false, "error": error.description])
         case .success(.status):
             return RemoteRequest.encode(RemoteRequest.reply(status()))
+        case .success(.recordingStatus):
+            return RemoteRequest.encode(RemoteRequest.recordingReply(status()))
         case let .success(.action(action)):
             // This is a plain thread: it waits for the session's async work with a semaphore.
             let result = Mutex<String?>(nil)

@@ -56,10 +56,13 @@ extension CameraScreen {
     public func present(_ launch: ScreenLaunch, adjust: (CameraSession) async throws -> Void) async throws -> Ending? {
         let terminal = surface as? TerminalView
         let shutter = SignalAction(SIGUSR1) { Task { await self.perform(.capture) } }
+        // SIGUSR2 starts and stops a recording, as `r` does.
+        let recorder = SignalAction(SIGUSR2) { Task { await self.perform(.toggleRecording) } }
         defer {
             stop()
             terminal?.restore()
             _ = shutter
+            _ = recorder
         }
         try await session.start()
         try await adjust(session)

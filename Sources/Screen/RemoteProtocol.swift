@@ -9,6 +9,8 @@ import V4L2
 /// its results. Unknown fields are ignored; a line that is not a known request gets an error reply.
 enum RemoteRequest: Equatable {
     case status
+    /// `record_status`: the recording in progress, if any.
+    case recordingStatus
     case action(CameraAction)
 
     /// The request a line asks for, or the error text to reply with.
@@ -95,6 +97,18 @@ enum RemoteRequest: Equatable {
             }
         case "switch":
             return .success(.action(.nextCamera))
+        case "record_start":
+            switch field("path", String.self, "a string: an absolute file path") {
+            case let .failure(error): return .failure(error)
+            case let .success(path?):
+                guard path.hasPrefix("/") else { return .failure(RemoteProtocolError("\"path\" must be absolute: \(path)")) }
+                return .success(.action(.startRecording(path: path)))
+            case .success(nil): return .success(.action(.startRecording(path: nil)))
+            }
+        case "record_stop":
+            return .success(.action(.stopRecording))
+        case "record_status":
+            return .success(.recordingStatus)
         default:
             return .failure(RemoteProtocolError("unknown command \"\(command)\": expected one of \(commands.joined(separator: ", "))"))
         }
@@ -119,7 +133,7 @@ enum RemoteRequest: Equatable {
             + "(or the gallery, \(gallery)): create it first")
     }
 
-    static let commands = ["status", "capture", "zoom", "torch", "focus", "switch"]
+    static let commands = ["status", "capture", "zoom", "torch", "focus", "switch", "record_start", "record_stop", "record_status"]
 
     /// One reply line (without the newline): keys sorted, so replies are stable.
     static func encode(_ object: [String: Any]) -> String {
@@ -138,7 +152,23 @@ enum RemoteRequest: Equatable {
             reply["height"] = photo.height
             reply["milliseconds"] = (photo.duration.inSeconds * 10_000).rounded() / 10
         }
+        if let path = outcome.recordingPath { reply["path"] = path }
+        if let video = outcome.video {
+            reply["path"] = video.path
+            reply["seconds"] = (video.duration.inSeconds * 1000).rounded() / 1000
+            reply["frames"] = video.frames
+            reply["bytes"] = video.bytes
+            reply["codec"] = video.codec.rawValue
+        }
         return reply
+    }
+
+    /// `record_status`: whether the screen records, and what so far.
+    static func recordingReply(_ status: CameraOperator.Status) -> [String: Any] {
+        guard let recording = status.recording else { return ["ok": true, "recording": false] }
+        return ["ok": true, "recording": true, "path": recording.path,
+                "seconds": (recording.progress.duration.inSeconds * 1000).rounded() / 1000,
+                "frames": recording.progress.frames, "bytes": recording.progress.bytes]
     }
 
     static func reply(_ status: CameraOperator.Status) -> [String: Any] {

@@ -90,6 +90,8 @@ public final class CameraSession: Sendable {
         var displayBranchAdded: (@Sendable (Element) -> Void)?
         /// Takes errors of the window branch's elements (named display…), e.g. "Output window was closed".
         var displayBranchFailed: (@Sendable (String) -> Void)?
+        /// The recording in progress (CameraSession+Recording.swift).
+        var recording: Recording?
 
         var state: CameraState {
             switch phase {
@@ -443,6 +445,10 @@ public final class CameraSession: Sendable {
             return result
         }
         if case .failed(let failure) = final { firstFrame?.fail(failure) } else { firstFrame?.fail(CancellationError()) }
+        // A recording is finished first (its file gets its index) while the pipeline still plays.
+        if let recording = shared.withLock({ $0.recording }), pipeline != nil {
+            recording.finishForSessionEnd(timeout: .seconds(2))
+        }
         // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed. Photos
         // being taken end with the session's failure, if it failed: that is what their callers should report.
         if case .failed(let failure) = final {
@@ -497,6 +503,7 @@ public final class CameraSession: Sendable {
     }
 
     private func handle(_ message: BusMessage, device: String?) {
+        if let branch = shared.withLock({ $0.recording })?.branch, branch.handle(message) { return }
         switch message {
         // An element of the window branch (the sink, or autovideosink's or glimagesink's inner sink), e.g. "Output
         // window was closed": the window's owner decides (the camera screen ends), the camera is fine.

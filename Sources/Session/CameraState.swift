@@ -35,6 +35,8 @@ public enum CameraEvent: Sendable, Equatable {
     case framesStalled(device: String, seconds: Int)
     /// Frames arrive again after `framesStalled`.
     case framesResumed(device: String)
+    /// A recording started, finished or failed (see `Recording`).
+    case recording(RecordingEvent)
 }
 
 extension CameraEvent {

@@ -1,0 +1,105 @@
+import Glibc
+import CameraErrors
+import GStreamer
+import LinuxSystem
+import MediaFiles
+import PipelineFiles
+
+extension CameraSession {
+    /// Starts recording the running camera into `settings.path` while the preview and photos go on; returns
+    /// once the first frame is in the file. The encoder is the best one installed for the codec asked
+    /// (`VideoEncoderChoice`); the recording's `encoderReason` says which and why.
+    /// One recording at a time (`alreadyRecording`); an existing file is kept unless `overwrite`.
+    public func startRecording(_ settings: RecordingSettings) async throws -> Recording {
+        let pipeline = try runningPipeline()
+        if let current = shared.withLock({ $0.recording }) { throw CameraError.alreadyRecording(path: current.path) }
+        let choice = try VideoEncoderChoice.choose(settings.codec)
+        let path = Self.videoPath(settings.path, container: choice.codec.container)
+        let segmentPattern = settings.segmentDuration.map { _ in VideoSegmentNames.pattern(for: path) }
+        try Self.checkVideoOutput(segmentPattern.map { VideoSegmentNames.name($0, 1) } ?? path, overwrite: settings.overwrite)
+        let container = choice.codec.container.rawValue
+        let writer = try PipelineFile.load(settings.segmentDuration == nil ? "record-\(container).branch"
+                                                                            : "record-segments-\(container).branch")
+        let encoderFile = try PipelineFile.load(choice.file)
+        if settings.audio != nil, settings.preRoll != nil {
+            throw CameraError.recordingFailed(path: path, detail: "sound with pre-roll is not supported yet; record with --audio or --pre")
+        }
+        let audioFiles = try settings.audio.map { audio in
+            (source: try PipelineFile.load(audio.sourceFile),
+             encoder: try PipelineFile.load(choice.codec.container == .mp4 ? "record-audio-aac.branch" : "record-audio-opus.branch"))
+        }
+        let bitrate = settings.bitrate ?? RecordingSettings.defaultBitrate(width: configuration.width, height: configuration.height)
+        let parameters = [
+            "kbps": "\(bitrate)",
+            "bps": "\(bitrate * 1000)",
+            "keyframe_interval": "\(RecordingSettings.keyframeInterval(framesPerSecond: configuration.framerate.value))",
+            "location": segmentPattern ?? path,
+            "segment_nanoseconds": "\(Int64((settings.segmentDuration?.inSeconds ?? 0) * 1e9))",
+        ]
+        if settings.overwrite, segmentPattern == nil { unlink(path) }
+        let recording = Recording(
+            path: segmentPattern.map { VideoSegmentNames.name($0, 1) } ?? path, segmentPattern: segmentPattern, choice: choice,
+            width: configuration.width, height: configuration.height,
+            detach: { [weak self] in self?.shared.withLock { $0.recording = nil } },
+            notifySession: { [weak self] event in self?.notify(.recording(event)) })
+        try shared.withLock { shared in
+            if let current = shared.recording { throw CameraError.alreadyRecording(path: current.path) }
+            shared.recording = recording
+        }
+        do {
+            let branch = try RecordBranch(
+                branches: pipeline.branches, encoder: encoderFile, writer: writer, parameters: parameters,
+                path: recording.path, limit: settings.duration, preRoll: settings.preRoll, audio: audioFiles,
+                onStarted: { [weak recording] in recording?.branchStarted() },
+                onFailed: { [weak recording] error in recording?.branchFailed(error) },
+                onEnded: { [weak recording] in recording?.branchEnded() })
+            recording.attach(branch)
+            if settings.preRoll == nil { try await recording.waitForFirstFrame(timeout: configuration.startTimeout) }
+        } catch {
+            recording.branch?.remove()
+            shared.withLock { if $0.recording === recording { $0.recording = nil } }
+            // The muxer writes nothing until every stream has data: a sound input that opens but never delivers
+            // (no card behind it) shows as no first frame.
+            if settings.audio != nil, case CameraError.timeout = error {
+                throw CameraError.audioUnavailable(detail: "no sound came from the default input within "
+                    + CameraError.seconds(configuration.startTimeout.inSeconds))
+            }
+            throw error
+        }
+        return recording
+    }
+
+    /// The recording in progress, if any.
+    public var currentRecording: Recording? { shared.withLock { $0.recording } }
+
+    /// `path` with the container's extension: a name without one gets it; one naming another container is an
+    /// error later (players trust extensions), so it is replaced.
+    static func videoPath(_ path: String, container: VideoContainer) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path + "." + container.fileExtension }
+        let ext = name[name.index(after: dot)...].lowercased()
+        if ext == container.fileExtension { return path }
+        if ["mp4", "webm", "mkv", "mov"].contains(ext) {
+            return String(path.dropLast(ext.count)) + container.fileExtension
+        }
+        return path + "." + container.fileExtension
+    }
+
+    /// The folder must exist and be writable, and the file must not exist unless it may be replaced.
+    static func checkVideoOutput(_ path: String, overwrite: Bool) throws {
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        var info = stat()
+        guard stat(folder.isEmpty ? "/" : folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw CameraError.outputNotWritable(path: path, reason: "the folder \(folder) does not exist")
+        }
+        guard access(folder.isEmpty ? "/" : folder, W_OK) == 0 else {
+            throw CameraError.outputNotWritable(path: path, reason: "the folder \(folder) is not writable")
+        }
+        if lstat(path, &info) == 0 {
+            guard overwrite else { throw CameraError.outputExists(path: path) }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw CameraError.outputNotWritable(path: path, reason: "it is not a regular file")
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Glibc
+import Testing
+@testable import Screen
+@testable import Session
+
+/// The camera screen records on request: `r`, SIGUSR2, and the socket's record_start / record_stop / record_status.
+@Suite(.serialized) struct RecordingScreenTests {
+    @Test func theSocketStartsReportsAndStopsARecordingWhileThePreviewRuns() throws {
+        let preview = try ScreenProcess(["preview", "--sink", "none", "--duration", "20", "--pipeline", "test-pattern",
+                                         "--width", "320", "--height", "240"])
+        defer { preview.remove() }
+        let socket = preview.runtime + "/gstcam-test-pattern.sock"
+        #expect(preview.wait { FileManager.default.fileExists(atPath: socket) }, "no socket: \(preview.errors)")
+        func send(_ request: String) throws -> [String: Any] {
+            let result = try runProcess(gstcamBinary, ["preview", "--pipeline", "test-pattern", "--send", request],
+                                        environment: preview.environment())
+            return (try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]) ?? ["raw": result.output + result.error]
+        }
+        #expect(try send(#"{"command":"record_status"}"#)["recording"] as? Bool == false)
+        let path = preview.folder + "/screen.mp4"
+        let started = try send(#"{"command":"record_start","path":"\#(path)"}"#)
+        #expect(started["ok"] as? Bool == true && started["path"] as? String == path, "\(started)")
+        let again = try send(#"{"command":"record_start"}"#)
+        #expect(again["ok"] as? Bool == false && (again["error"] as? String ?? "").contains("already recording"), "\(again)")
+        Thread.sleep(forTimeInterval: 1.5)
+        let status = try send(#"{"command":"record_status"}"#)
+        #expect(status["recording"] as? Bool == true && (status["frames"] as? Int ?? 0) > 20, "\(status)")
+        let stopped = try send(#"{"command":"record_stop"}"#)
+        #expect(stopped["ok"] as? Bool == true, "\(stopped)")
+        let probed = try ProbedVideo.read(path)
+        #expect(probed.codec == "h264" && probed.width == 320 && probed.frames == stopped["frames"] as? Int, "\(stopped)")
+        #expect(try send(#"{"command":"record_status"}"#)["recording"] as? Bool == false)
+        // The preview went on throughout.
+        #expect(preview.process.isRunning)
+        #expect((try send(#"{"command":"status"}"#)["frames"] as? Int ?? 0) > 45)
+    }
+
+    @Test func rAndTheRequestsParse() {
+        #expect(CameraAction(key: "r") == .toggleRecording)
+        #expect(RemoteRequest.parse(#"{"command":"record_start"}"#) == .success(.action(.startRecording(path: nil))))
+        #expect(RemoteRequest.parse(#"{"command":"record_start","path":"/tmp/a.mp4"}"#) == .success(.action(.startRecording(path: "/tmp/a.mp4"))))
+        #expect(RemoteRequest.parse(#"{"command":"record_start","path":"a.mp4"}"#) == .failure(RemoteProtocolError("\"path\" must be absolute: a.mp4")))
+        #expect(RemoteRequest.parse(#"{"command":"record_stop"}"#) == .success(.action(.stopRecording)))
+        #expect(RemoteRequest.parse(#"{"command":"record_status"}"#) == .success(.recordingStatus))
+    }
+}
