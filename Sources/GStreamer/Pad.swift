@@ -27,9 +27,6 @@ public final class Pad: @unchecked Sendable {
     /// The caps currently flowing through the pad, if negotiated.
     public var currentCaps: Caps? { gst_pad_get_current_caps(pointer).map { Caps(owning: $0) } }
 
-    /// Adds a probe whose handler runs on GStreamer's streaming thread; the handler must not block for long
-    /// and must never throw into C. Returns the probe id for `removeProbe`.
-    @discardableResult
     /// A new ghost pad named `name` for `target`, owned by the wrapper (add it to a bin with `Element.addPad`).
     public static func ghost(_ name: String, target: Pad) -> Pad? {
         guard let pad = gst_ghost_pad_new(name, target.pointer) else { return nil }
@@ -37,6 +34,9 @@ public final class Pad: @unchecked Sendable {
         return Pad(owning: pad)
     }
 
+    /// Adds a probe whose handler runs on GStreamer's streaming thread; the handler must not block for long
+    /// and must never throw into C. Returns the probe id for `removeProbe`.
+    @discardableResult
     public func addProbe(_ mask: GstPadProbeType, _ handler: @escaping @Sendable (ProbeData) -> GstPadProbeReturn) -> UInt {
         let box = Unmanaged.passRetained(ProbeHandler(handler)).toOpaque()
         return UInt(gst_pad_add_probe(pointer, mask, { _, info, context in

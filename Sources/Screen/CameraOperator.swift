@@ -107,7 +107,7 @@ public final class CameraOperator: Sendable {
         /// The recording in progress: its file and figures.
         public var recording: (path: String, progress: RecordingProgress)?
 
-        static func == (a: Status, b: Status) -> Bool {
+        public static func == (a: Status, b: Status) -> Bool {
             a.camera == b.camera && a.device == b.device && a.width == b.width && a.height == b.height
                 && a.framesPerSecond == b.framesPerSecond && a.zoom == b.zoom && a.torch == b.torch && a.focus == b.focus
                 && a.frames == b.frames && a.recording?.path == b.recording?.path

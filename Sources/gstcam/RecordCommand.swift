@@ -41,7 +41,7 @@ enum RecordCommand: Command {
     """
 
     static func run(_ arguments: inout Arguments) async throws {
-        var camera = try CameraOptions(&arguments)
+        let camera = try CameraOptions(&arguments)
         let output = try arguments.option("-o", "--output")
         let directory = try arguments.option("--dir")
         let overwrite = arguments.flag("--overwrite")

@@ -15,8 +15,8 @@ final class ClientProcess {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environmentWithoutCameras
-        FileManager.default.createFile(atPath: folder + "/out", contents: nil)
-        FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/out", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/err", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: folder + "/out")
         process.standardError = FileHandle(forWritingAtPath: folder + "/err")
         process.standardInput = FileHandle.nullDevice
