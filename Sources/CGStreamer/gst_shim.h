@@ -45,6 +45,12 @@ static inline void gstcam_set_caps(gpointer object, const char *name, GstCaps *v
 
 // A typed single-property getter replaces the variadic g_object_get.
 static inline gint gstcam_get_int(gpointer object, const char *name) { gint v = 0; g_object_get(object, name, &v, NULL); return v; }
+static inline guint64 gstcam_get_uint64(gpointer object, const char *name) { guint64 v = 0; g_object_get(object, name, &v, NULL); return v; }
+// The name of the factory an element was made by ("ximagesink"), or NULL.
+static inline const gchar *gstcam_element_factory_name(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    return factory ? gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory)) : NULL;
+}
 
 // A caps-typed property as a newly allocated string (g_object_get is variadic).
 static inline gchar *gstcam_get_caps_string(gpointer object, const char *name) {

@@ -1,13 +1,24 @@
 import Controls
+import MediaFiles
 import Session
+
+/// Where a photo the screen takes goes.
+public enum PhotoDestination: Sendable, Equatable {
+    /// The operator's library (the gallery, or the folder it was given).
+    case gallery
+    /// This file; an existing one is replaced only with `overwrite`.
+    case file(path: String, overwrite: Bool)
+    /// A new gallery name in this folder.
+    case folder(String)
+}
+
 /// What the camera screen's keys, clicks and the remote protocol ask of a running session.
 public enum CameraAction: Sendable, Equatable {
-    /// A photo into the operator's library (the gallery).
-    case capture
-    /// A photo to this file (format from its extension); an existing file is replaced only with `overwrite`.
-    case captureTo(path: String, overwrite: Bool)
-    /// A photo under a new gallery name in this folder.
-    case captureInto(directory: String)
+    /// A photo: where it goes, its format (nil: from the file name, else JPEG) and the flash (nil: the
+    /// screen's flash mode). `CameraAction.capture()` is the shutter key's: into the gallery.
+    case capture(PhotoDestination = .gallery, format: PhotoFormat? = nil, flash: FlashMode? = nil)
+    /// The flash mode for later photos; nil cycles off → on → auto.
+    case flash(FlashMode?)
     case toggleTorch
     case torch(on: Bool)
     case nextCamera
@@ -24,7 +35,8 @@ public enum CameraAction: Sendable, Equatable {
     /// The key bindings of the camera screen (X keysym names; a terminal maps its bytes to the same names).
     public init?(key: String) {
         switch key {
-        case "space", "Return", "KP_Enter": self = .capture
+        case "space", "Return", "KP_Enter": self = .capture()
+        case "l", "L": self = .flash(nil)
         case "t", "T": self = .toggleTorch
         case "c", "C": self = .nextCamera
         case "plus", "equal", "KP_Add": self = .zoomIn
@@ -40,8 +52,10 @@ public enum CameraAction: Sendable, Equatable {
     /// The keys, for help texts.
     public static let keyHelp = """
       click                  Focus and expose at that point (a focus square shows where).
-      wheel, + / -           Zoom in / out (digital zoom, 1× to 8×); 0 resets the zoom.
+      wheel, + / -           Zoom in / out by 1.25×: optical first where the camera has it, then digital
+                             up to 8× more (the crop at least 32 pixels); 0 resets the zoom.
       space, Enter           Take a photo into the gallery.
+      l                      Flash mode: off, on, auto (fires when the picture is dark).
       t                      Torch on / off.
       c                      Next camera.
       a                      Continuous auto focus on / off.
@@ -62,6 +76,8 @@ struct CameraActionOutcome: Sendable, Equatable {
     public var photo: Photo?
     /// The point the focus square goes to, for a click.
     var focusPoint: NormalizedPoint?
+    /// Whether the flash fired for the photo.
+    var flashFired = false
 
     public init(message: String, isError: Bool = false, photo: Photo? = nil, focusPoint: NormalizedPoint? = nil) {
         self.message = message

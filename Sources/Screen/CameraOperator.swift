@@ -17,6 +17,14 @@ final class CameraOperator: Sendable {
         var lastCount = 0
         var lastTime = ContinuousClock.now
         var framesPerSecond = 0.0
+        /// When photos fire the flash (`l`, the socket's "flash", `--flash MODE`); it stays across cameras.
+        var flashMode = FlashMode.off
+    }
+
+    /// When the screen's photos fire the flash.
+    var flashMode: FlashMode {
+        get { state.withLock { $0.flashMode } }
+        set { state.withLock { $0.flashMode = newValue } }
     }
 
     private let state: Mutex<State>
@@ -101,6 +109,8 @@ final class CameraOperator: Sendable {
         /// "continuous", "manual", "once" or nil when focus cannot be controlled.
         public var focus: String?
         public var frames: Int
+        /// The flash mode photos use; nil when the camera has no flash.
+        public var flash: FlashMode?
     }
 
     public func status() -> Status {
@@ -118,7 +128,8 @@ final class CameraOperator: Sendable {
         }
         return Status(camera: cameraName, device: session.device, width: session.configuration.width,
                       height: session.configuration.height, framesPerSecond: state.withLock { $0.framesPerSecond },
-                      zoom: session.zoom.factor, torch: torch, focus: focus, frames: session.frameCount)
+                      zoom: session.zoom.factor, torch: torch, focus: focus, frames: session.frameCount,
+                      flash: controls?.hasFlash == true ? flashMode : nil)
     }
 
     /// "Camera · 640×480 · 30.0 fps · 1× · torch off · AF-C"
@@ -127,6 +138,7 @@ final class CameraOperator: Sendable {
         let fps = (status.framesPerSecond * 10).rounded() / 10
         var parts = [status.camera, "\(status.width)×\(status.height)", "\(fps) fps", Zoom(factor: status.zoom).description]
         parts.append(status.torch.map { $0 ? "torch on" : "torch off" } ?? "no torch")
+        if let flash = status.flash { parts.append("flash \(flash.rawValue)") }
         switch status.focus {
         case "continuous": parts.append("AF-C")
         case "once": parts.append("AF-S")
@@ -152,6 +164,8 @@ final class CameraOperator: Sendable {
         switch error {
         case .torchUnavailable: "Torch not available on this camera"
         case .focusUnavailable: "Focus not available on this camera"
+        case .flashUnavailable: "Flash not available on this camera"
+        case let .noOtherCamera(device?, _): "No other camera to switch to: \(device) is the only one that can be used"
         default: error.description
         }
     }
@@ -171,12 +185,30 @@ final class CameraOperator: Sendable {
 
     private func performThrowing(_ action: CameraAction) async throws -> CameraActionOutcome {
         switch action {
-        case .capture:
-            return saved(try await session.capturePhoto(into: library))
-        case let .captureTo(path, overwrite):
-            return saved(try await session.capturePhoto(to: path, overwrite: overwrite))
-        case let .captureInto(directory):
-            return saved(try await session.capturePhoto(into: PhotoLibrary(directory: directory, environment: library.environment)))
+        case let .capture(destination, format, flash):
+            let session = self.session
+            let decision = await session.flashDecision(flash ?? flashMode)
+            let photo = switch destination {
+            case .gallery:
+                try await session.capturePhoto(into: library, format: format ?? .jpeg, flash: decision.fires)
+            case let .file(path, overwrite):
+                try await session.capturePhoto(to: path, format: format, overwrite: overwrite, flash: decision.fires)
+            case let .folder(directory):
+                try await session.capturePhoto(into: PhotoLibrary(directory: directory, environment: library.environment),
+                                               format: format ?? .jpeg, flash: decision.fires)
+            }
+            var outcome = saved(photo)
+            outcome.flashFired = decision.fires
+            if decision.fires { outcome.message += " (flash)" }
+            return outcome
+        case let .flash(mode):
+            let mode = mode ?? flashMode.next
+            // A mode that would fire needs a flash; the test pattern and cameras without one say so.
+            if mode != .off, !(try requireControls("Flash").hasFlash) {
+                throw CameraError.flashUnavailable(device: session.device ?? "")
+            }
+            state.withLock { $0.flashMode = mode }
+            return CameraActionOutcome(message: "Flash: \(mode.title)")
         case .toggleTorch:
             let controls = try requireControls("Torch")
             let now = try controls.torchState()

@@ -62,6 +62,8 @@ public final class CameraScreen: Sendable {
         var failure: CameraError?
         /// "No frames from … for N s" while the camera sends nothing.
         var stallNotice: String?
+        /// Photos taken in the terminal view, printed when it has given the terminal back.
+        var photosNotPrinted: [Photo] = []
     }
 
     let state = Mutex(State())
@@ -155,15 +157,25 @@ public final class CameraScreen: Sendable {
         if outcome.isError {
             Standard.error.write("gstcam: \(outcome.message)\n")
         } else if let photo = outcome.photo, !picker {
-            if json {
-                print(JSONOutput.line(PhotoRecord(photo)))
+            // Not onto the terminal view's screen: a line there would overwrite the status line and shift the picture.
+            if surface is TerminalView {
+                state.withLock { $0.photosNotPrinted.append(photo) }
             } else {
-                print("Saved \(photo.path) (\(photo.width)x\(photo.height))")
+                printSaved(photo)
             }
-            fflush(nil)
         }
         if picker, let photo = outcome.photo { end(.photo(photo)) }
         return outcome
+    }
+
+    /// "Saved PATH (WxH)", or the photo's JSON line.
+    func printSaved(_ photo: Photo) {
+        if json {
+            print(JSONOutput.line(PhotoRecord(photo)))
+        } else {
+            print("Saved \(photo.path) (\(photo.width)x\(photo.height))")
+        }
+        fflush(nil)
     }
 
     /// The loop: the status line twice a second, figures once a second (unless a picker or the terminal
