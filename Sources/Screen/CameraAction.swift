@@ -19,6 +19,8 @@ public enum CameraAction: Sendable, Equatable {
     case capture(PhotoDestination = .gallery, format: PhotoFormat? = nil, flash: FlashMode? = nil)
     /// The flash mode for later photos; nil cycles off → on → auto.
     case flash(FlashMode?)
+    /// The self-timer for the shutter key and button: off → 3 → 5 → 10 s → off.
+    case cycleTimer
     case toggleTorch
     case torch(on: Bool)
     case nextCamera
@@ -37,7 +39,8 @@ public enum CameraAction: Sendable, Equatable {
         switch key {
         case "space", "Return", "KP_Enter": self = .capture()
         case "l", "L": self = .flash(nil)
-        case "t", "T": self = .toggleTorch
+        case "t": self = .toggleTorch
+        case "T": self = .cycleTimer
         case "c", "C": self = .nextCamera
         case "plus", "equal", "KP_Add": self = .zoomIn
         case "minus", "underscore", "KP_Subtract": self = .zoomOut
@@ -57,11 +60,16 @@ public enum CameraAction: Sendable, Equatable {
       space, Enter           Take a photo into the gallery.
       l                      Flash mode: off, on, auto (fires when the picture is dark).
       t                      Torch on / off.
+      T (shift+t)            Self-timer: off, 3, 5, 10 s. The shutter then counts down on the screen and
+                             takes the photo at zero; Esc cancels the countdown.
       c                      Next camera.
       a                      Continuous auto focus on / off.
       f                      Focus once.
       q, Esc                 Quit (closing the window too).
     """
+
+    /// The self-timer's settings in the order `T` cycles through them (0: off).
+    public static let timerSteps = [0, 3, 5, 10]
 
     /// How much one zoom step or wheel step multiplies the zoom factor by.
     static let zoomStep = 1.25

@@ -19,6 +19,14 @@ final class CameraOperator: Sendable {
         var framesPerSecond = 0.0
         /// When photos fire the flash (`l`, the socket's "flash", `--flash MODE`); it stays across cameras.
         var flashMode = FlashMode.off
+        /// Seconds the shutter key counts down first (0: none).
+        var timerSeconds = 0
+    }
+
+    /// Seconds the screen's shutter counts down before the photo (0: at once).
+    var timerSeconds: Int {
+        get { state.withLock { $0.timerSeconds } }
+        set { state.withLock { $0.timerSeconds = newValue } }
     }
 
     /// When the screen's photos fire the flash.
@@ -128,7 +136,7 @@ final class CameraOperator: Sendable {
         }
         return Status(camera: cameraName, device: session.device, width: session.configuration.width,
                       height: session.configuration.height, framesPerSecond: state.withLock { $0.framesPerSecond },
-                      zoom: session.zoom.factor, torch: torch, focus: focus, frames: session.frameCount,
+                      zoom: (session.zoom.factor * 100).rounded() / 100, torch: torch, focus: focus, frames: session.frameCount,
                       flash: controls?.hasFlash == true ? flashMode : nil)
     }
 
@@ -139,6 +147,7 @@ final class CameraOperator: Sendable {
         var parts = [status.camera, "\(status.width)×\(status.height)", "\(fps) fps", Zoom(factor: status.zoom).description]
         parts.append(status.torch.map { $0 ? "torch on" : "torch off" } ?? "no torch")
         if let flash = status.flash { parts.append("flash \(flash.rawValue)") }
+        if timerSeconds > 0 { parts.append("timer \(timerSeconds) s") }
         switch status.focus {
         case "continuous": parts.append("AF-C")
         case "once": parts.append("AF-S")
@@ -250,6 +259,11 @@ final class CameraOperator: Sendable {
             case .none: "This camera cannot focus"
             }
             return CameraActionOutcome(message: message, isError: result.method == .none, focusPoint: point)
+        case .cycleTimer:
+            let steps = CameraAction.timerSteps
+            let next = steps[((steps.firstIndex(of: timerSeconds) ?? 0) + 1) % steps.count]
+            timerSeconds = next
+            return CameraActionOutcome(message: next == 0 ? "Self-timer off" : "Self-timer: \(next) s")
         case .quit:
             return CameraActionOutcome(message: "Quit")
         }

@@ -23,11 +23,14 @@ public struct ScreenLaunch: Sendable {
     public var waitsForCamera: Bool
     /// When photos fire the flash, until `l` or the socket changes it.
     public var flash: FlashMode
+    /// Seconds the shutter key counts down first (0: none), until `T` changes it.
+    public var timer: Int
 
     public init(configuration: CameraConfiguration, output: PreviewOutput, duration: Double? = nil, json: Bool = false,
                 picker: Bool = false, library: PhotoLibrary = PhotoLibrary(), switchEvery: Double? = nil,
-                waitsForCamera: Bool = true, flash: FlashMode = .off) {
+                waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0) {
         self.flash = flash
+        self.timer = timer
         self.configuration = configuration
         self.output = output
         self.duration = duration
@@ -50,6 +53,7 @@ extension CameraScreen {
         let terminal: TerminalView? = launch.output == .terminal ? try TerminalView(session: session) : nil
         let cameraOperator = CameraOperator(session: session, library: launch.library)
         cameraOperator.flashMode = launch.flash
+        cameraOperator.timerSeconds = launch.timer
         return CameraScreen(cameraOperator: cameraOperator,
                             surface: window ?? terminal, configuration: configuration, monitor: CameraMonitor(),
                             waitsForCamera: launch.waitsForCamera, picker: launch.picker, json: launch.json)

@@ -19,6 +19,8 @@ protocol ScreenView: Sendable {
     func showLastingMessage(_ text: String?)
     /// Shows `session` from now on; called before that session starts.
     func follow(_ session: CameraSession)
+    /// The self-timer's seconds left, large in the middle of the picture; nil removes them.
+    func showCountdown(_ seconds: Int?)
 }
 
 extension CameraWindow: ScreenView {
@@ -64,6 +66,8 @@ public final class CameraScreen: Sendable {
         var stallNotice: String?
         /// Photos taken in the terminal view, printed when it has given the terminal back.
         var photosNotPrinted: [Photo] = []
+        /// The self-timer counting down to a photo (Esc cancels it).
+        var countdown: Task<Void, Never>?
     }
 
     let state = Mutex(State())
@@ -123,7 +127,13 @@ public final class CameraScreen: Sendable {
             let factor = session.zoom.factor * pow(1.25, steps)
             await perform(.zoom(factor: factor))
         case let .key(name):
+            // Esc during a countdown cancels the photo, not the screen.
+            if name == "Escape", cancelCountdown() { return }
             guard let action = CameraAction(key: name) else { return }
+            if action == .capture(), cameraOperator.timerSeconds > 0 {
+                startCountdown(cameraOperator.timerSeconds)
+                return
+            }
             await perform(action)
         case let .windowClosed(reason):
             if !reason.isEmpty, !reason.contains("window was closed"), reason != "Quit requested" { Standard.error.write("gstcam: the window failed: \(reason)\n") }
@@ -166,6 +176,40 @@ public final class CameraScreen: Sendable {
         }
         if picker, let photo = outcome.photo { end(.photo(photo)) }
         return outcome
+    }
+
+    /// The self-timer: the seconds left on the screen, then the photo at zero (the frame current then). A second
+    /// shutter press while it counts is ignored.
+    func startCountdown(_ seconds: Int) {
+        let started: Bool = state.withLock { state in
+            guard state.countdown == nil else { return false }  // already counting
+            state.countdown = Task {
+                for left in stride(from: seconds, to: 0, by: -1) {
+                    self.surface?.showCountdown(left)
+                    try? await Task.sleep(for: .seconds(1))
+                    if Task.isCancelled { break }
+                }
+                self.surface?.showCountdown(nil)
+                let cancelled = Task.isCancelled
+                self.state.withLock { $0.countdown = nil }
+                if !cancelled { await self.perform(.capture()) }
+            }
+            return true
+        }
+        _ = started
+    }
+
+    /// Stops a running countdown (no photo); false when none runs.
+    @discardableResult
+    func cancelCountdown() -> Bool {
+        guard let countdown = state.withLock({ state -> Task<Void, Never>? in
+            defer { state.countdown = nil }
+            return state.countdown
+        }) else { return false }
+        countdown.cancel()
+        surface?.showCountdown(nil)
+        surface?.showMessage("Self-timer cancelled", for: .milliseconds(1500))
+        return true
     }
 
     /// "Saved PATH (WxH)", or the photo's JSON line.

@@ -17,6 +17,7 @@ final class CameraWindow: Sendable {
     static let messageElement = "message"
     static let focusLayerElement = "focus-layer"
     static let windowSizeElement = "window-size"
+    static let countdownElement = "countdown"
     static let sinkElement = "display"
 
     struct State {
@@ -113,6 +114,12 @@ final class CameraWindow: Sendable {
             }
             if let lasting { self.element(Self.messageElement)?.set("text", lasting) }
         }
+    }
+
+    /// The self-timer's seconds left, large in the middle of the picture (nil: none).
+    func showCountdown(_ seconds: Int?) {
+        element(Self.countdownElement)?.set("text", seconds.map(String.init) ?? "")
+        state.withLock { $0.stillFrame }?.redraw()
     }
 
     /// The focus square at a point of the picture; it fades by itself.

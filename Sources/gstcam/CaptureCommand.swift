@@ -27,6 +27,9 @@ enum CaptureCommand: Command {
                              or auto: fires when the picture is dark (mean luma of a preview frame below 60
                              of 255); a camera without a flash takes the photo without it in auto, and
                              fails with on. With --preview, the screen starts in that mode (l changes it).
+      --timer SECONDS        Self-timer: count down (3, 5, 10; up to 60) on stderr, then take the photo at
+                             zero. With --preview, the screen's shutter counts down on the screen instead
+                             (T changes it; Esc cancels a countdown).
       --latest               Point latest.jpg in the photo's folder at the new photo.
       --warmup N             Frames to let pass first so exposure and white balance settle (default 15;
                              0 takes the first frame).
@@ -65,10 +68,11 @@ enum CaptureCommand: Command {
         let format = try arguments.option("--format", as: "jpeg or png") { PhotoFormat(rawValue: $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased()) }
         let json = arguments.flag("--json")
         let preview = arguments.flag("--preview")
+        let timer = try arguments.option("--timer", as: "a number of seconds from 0 to 60 (e.g. 3, 5, 10)") { Int($0).flatMap { (0...60).contains($0) ? $0 : nil } } ?? 0
         try arguments.finish()
         if preview {
             if output != nil { throw UsageError("--preview saves into the gallery or --dir DIR, not -o FILE") }
-            return try await PickerScreen.run(camera: camera, directory: directory, json: json, flash: flashMode ?? .off)
+            return try await PickerScreen.run(camera: camera, directory: directory, json: json, flash: flashMode ?? .off, timer: timer)
         }
         let flash = flashMode != nil && flashMode != .off
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
@@ -80,6 +84,7 @@ enum CaptureCommand: Command {
         let warmup = immediate ? 0 : warmupOption ?? 15
         if interval != nil, count == nil { throw UsageError("--interval needs --count N (use --count 0 to run until Ctrl-C)") }
         if count != nil, output == "-" { throw UsageError("-o - writes one photo; a burst needs files (-o PATTERN or --dir)") }
+        if count != nil, timer > 0 { throw UsageError("--timer counts down to one photo; for a sequence use --count with --interval") }
         if count != nil, flash { throw UsageError("--flash fires for one photo; it cannot be used with --count (the LED needs time to recharge between flashes)") }
         let pattern = count == nil ? nil : try output.map { output in
             guard let names = NumberedPhotoNames(pattern: output) else {
@@ -88,8 +93,8 @@ enum CaptureCommand: Command {
             return names
         }
 
-        if count == nil, try ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
-                                                         latest: latest, json: json, format: format, flash: flashMode) {
+        if count == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
+                                                         latest: latest, json: json, format: format, flash: flashMode, timer: timer) {
             return
         }
         let choice = try camera.modeChoice(for: .photo)
@@ -103,6 +108,7 @@ enum CaptureCommand: Command {
             if warmup > 1 {
                 for await frame in session.frames() where frame.number >= warmup { break }
             }
+            await SelfTimer.countDown(timer, cancelled: { interrupt.didFire })
             if output == "-" {
                 try await writeToStandardOutput(session, format: format ?? .jpeg, flash: try await flashFires(flashMode ?? .off, session: session))
                 return
@@ -208,5 +214,19 @@ enum CaptureCommand: Command {
         }
         session.stop()
         try relay.copyToStandardOutput()
+    }
+}
+
+/// `--timer`: the seconds left on stderr ("Photo in 3… 2… 1…"), one a second; the photo is taken at zero.
+enum SelfTimer {
+    static func countDown(_ seconds: Int, cancelled: () -> Bool = { false }) async {
+        guard seconds > 0 else { return }
+        Standard.error.write("Photo in")
+        for left in stride(from: seconds, to: 0, by: -1) {
+            Standard.error.write(" \(left)…")
+            for _ in 0..<10 where !cancelled() { try? await Task.sleep(for: .milliseconds(100)) }
+            if cancelled() { break }
+        }
+        Standard.error.write("\n")
     }
 }

@@ -61,7 +61,7 @@ enum PreviewCommand: Command {
     /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
     static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
                           picker: Bool, library: PhotoLibrary = PhotoLibrary(),
-                          switchEvery: Double? = nil, waitsForCamera: Bool = true, flash: FlashMode = .off) async throws -> CameraScreen.Ending? {
+                          switchEvery: Double? = nil, waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0) async throws -> CameraScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
         let choice = try camera.modeChoice(for: .preview)
         if json, choice.mode != nil, !picker, output != .terminal {
@@ -69,7 +69,7 @@ enum PreviewCommand: Command {
         }
         let launch = ScreenLaunch(configuration: choice.configuration, output: output, duration: duration, json: json,
                                   picker: picker, library: library, switchEvery: switchEvery, waitsForCamera: waitsForCamera,
-                                  flash: flash)
+                                  flash: flash, timer: timer)
         let screen = try CameraScreen.make(launch)
         let interrupt = Interrupt { screen.stop() }
         let options = camera

@@ -11,7 +11,7 @@ enum ScreenRemote {
     /// Takes the photo through a running session and prints it as `gstcam capture` does; false when no session
     /// serves this camera (a stale socket is removed, and the caller opens the camera itself).
     static func capture(camera: CameraOptions, output: String?, directory: String?, overwrite: Bool,
-                        latest: Bool, json: Bool, format: PhotoFormat?, flash: FlashMode?) throws -> Bool {
+                        latest: Bool, json: Bool, format: PhotoFormat?, flash: FlashMode?, timer: Int) async throws -> Bool {
         guard let path = RemoteSocketPath.path(for: camera.configuration) else { return false }
         let client: CameraRemoteClient
         switch CameraRemoteClient.connect(to: path) {
@@ -28,6 +28,7 @@ enum ScreenRemote {
         // does without a screen.
         if let directory { try PhotoLibrary(directory: absolute(directory)).createDirectory() }
         try applySettings(camera, through: client)
+        await SelfTimer.countDown(timer)
         var request: [String: any Sendable] = ["command": "capture"]
         // -o -: the screen writes into a private temporary folder; this command copies the photo to stdout.
         let relay = output == "-" ? try StandardOutputRelay(format: format ?? .jpeg) : nil

@@ -82,4 +82,63 @@ import GstCamera
         // Nothing of it beyond the window.
         #expect(countPixels(image, near: red, tolerance: 40, x: 580..<1152, y: 0..<50) == 0)
     }
+
+    /// T sets the self-timer (3 s): the shutter shows large yellow digits over the picture, the photo comes at zero;
+    /// a second countdown is cancelled with Esc (no photo, the screen goes on).
+    @Test func theSelfTimerCountsDownOnTheWindowAndEscCancelsIt() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let preview = try ScreenProcess(["preview", "--device", "/dev/video0", "--width", "640", "--height", "480", "--sink", "ximagesink",
+                                         "--duration", "30"])
+        defer { preview.remove() }
+        _ = try #require(try firstWindow(), "no window: \(preview.errors)")
+        #expect(preview.wait(8) { preview.output.contains("frames") }, "\(preview.errors)")
+        try xdotool("mousemove", "320", "240", "key", "T")
+        Thread.sleep(forTimeInterval: 0.3)
+        try xdotool("key", "space")
+        let yellow = (255, 214, 10)
+        var image = (width: 0, height: 0, rgb: [UInt8]())
+        #expect(preview.wait(2) {
+            image = (try? screenshot(into: preview.folder)) ?? image
+            return countPixels(image, near: yellow, tolerance: 40, x: 200..<440, y: 120..<360) > 800
+        }, "no countdown digits on the picture")
+        #expect(preview.savedPhotos.isEmpty, "the photo waits for zero")
+        #expect(preview.wait(5) { preview.savedPhotos.count == 1 }, "\(preview.errors)")
+        image = try screenshot(into: preview.folder)
+        #expect(countPixels(image, near: yellow, tolerance: 40, x: 200..<440, y: 120..<360) < 50, "the digits are gone")
+        try xdotool("key", "space")
+        Thread.sleep(forTimeInterval: 0.5)
+        try xdotool("key", "Escape")
+        Thread.sleep(forTimeInterval: 3.5)
+        #expect(preview.savedPhotos.count == 1, "a cancelled countdown takes no photo")
+        #expect(preview.process.isRunning, "Esc during a countdown does not quit")
+        try xdotool("key", "q")
+        #expect(preview.exitStatus(within: 5) == 0)
+    }
+
+    @Test func theTerminalShowsTheCountdown() throws {
+        let terminal = try TerminalScreenTests.TerminalSession(["--pipeline", "test-pattern", "--sink", "terminal"])
+        defer { terminal.remove() }
+        #expect(try terminal.wait(8) { try terminal.screen().contains("Test pattern") })
+        _ = try terminal.tmux("send-keys", "-t", "0", "T")
+        #expect(try terminal.wait(3) { try terminal.screen().contains("timer 3 s") })
+        _ = try terminal.tmux("send-keys", "-t", "0", "Space")
+        #expect(try terminal.wait(2) { try terminal.screen().contains("Photo in 3") || terminal.screen().contains("Photo in 2") },
+                "\((try? terminal.screen()) ?? "")")
+        _ = try terminal.tmux("send-keys", "-t", "0", "Escape")
+        #expect(try terminal.wait(2) { try terminal.screen().contains("Self-timer cancelled") })
+        Thread.sleep(forTimeInterval: 3)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: terminal.folder)) ?? []).allSatisfy { !$0.hasPrefix("IMG_") })
+    }
+
+    @Test func captureTimerCountsDownOnStandardError() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let started = Date()
+        let result = try gstcam(["capture", "--pipeline", "test-pattern", "--timer", "2", "-o", folder + "/a.jpg"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(Date().timeIntervalSince(started) >= 1.9, "the photo came before zero")
+        #expect(result.error.contains("Photo in 2… 1…\n"), "\(result.error)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/a.jpg"))
+        #expect(try gstcam(["capture", "--pipeline", "test-pattern", "--timer", "3", "--count", "2"]).status == 64)
+    }
 }
