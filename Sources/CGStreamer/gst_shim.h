@@ -4,6 +4,7 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 #include <gst/video/navigation.h>
 #include <gst/tag/tag.h>
@@ -35,6 +36,10 @@ static inline gboolean gstcam_is_bin(gpointer object) { return GST_IS_BIN(object
 static inline GstBin *gstcam_as_bin(gpointer object) { return GST_BIN(object); }
 static inline GstAppSink *gstcam_as_app_sink(GstElement *element) { return GST_APP_SINK(element); }
 static inline gboolean gstcam_is_app_sink(GstElement *element) { return GST_IS_APP_SINK(element); }
+// Pushes a sample's buffer (and its caps, when they changed) into an appsrc; the sample stays the caller's.
+static inline GstFlowReturn gstcam_app_src_push_sample(GstElement *element, GstSample *sample) {
+    return gst_app_src_push_sample(GST_APP_SRC(element), sample);
+}
 
 // Typed single-property setters replace the variadic g_object_set.
 static inline void gstcam_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }

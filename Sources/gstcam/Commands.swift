@@ -3,6 +3,7 @@ enum Commands {
     static let all: [any Command.Type] = [
         PreviewCommand.self,
         CaptureCommand.self,
+        ScanCommand.self,
         GalleryCommand.self,
         DevicesCommand.self,
         ControlsCommand.self,
