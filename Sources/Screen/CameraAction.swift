@@ -21,6 +21,8 @@ public enum CameraAction: Sendable, Equatable {
     case flash(FlashMode?)
     /// The self-timer for the shutter key and button: off → 3 → 5 → 10 s → off.
     case cycleTimer
+    /// Code scanning on / off: codes read are shown and printed (CodeScanner).
+    case toggleScan
     case toggleTorch
     case torch(on: Bool)
     case nextCamera
@@ -41,6 +43,7 @@ public enum CameraAction: Sendable, Equatable {
         case "l", "L": self = .flash(nil)
         case "t": self = .toggleTorch
         case "T": self = .cycleTimer
+        case "s", "S": self = .toggleScan
         case "c", "C": self = .nextCamera
         case "plus", "equal", "KP_Add": self = .zoomIn
         case "minus", "underscore", "KP_Subtract": self = .zoomOut
@@ -62,6 +65,7 @@ public enum CameraAction: Sendable, Equatable {
       t                      Torch on / off.
       T (shift+t)            Self-timer: off, 3, 5, 10 s. The shutter then counts down on the screen and
                              takes the photo at zero; Esc cancels the countdown.
+      s                      Scan codes on / off: each QR code or barcode read is shown and printed.
       c                      Next camera.
       a                      Continuous auto focus on / off.
       f                      Focus once.

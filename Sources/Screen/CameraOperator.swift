@@ -264,6 +264,8 @@ final class CameraOperator: Sendable {
             let next = steps[((steps.firstIndex(of: timerSeconds) ?? 0) + 1) % steps.count]
             timerSeconds = next
             return CameraActionOutcome(message: next == 0 ? "Self-timer off" : "Self-timer: \(next) s")
+        case .toggleScan:
+            return CameraActionOutcome(message: "Scanning needs the camera screen", isError: true)  // CameraScreen does it
         case .quit:
             return CameraActionOutcome(message: "Quit")
         }

@@ -68,6 +68,8 @@ public final class CameraScreen: Sendable {
         var photosNotPrinted: [Photo] = []
         /// The self-timer counting down to a photo (Esc cancels it).
         var countdown: Task<Void, Never>?
+        /// Code scanning (`s`): the scanner and the task showing its codes.
+        var scanning: (scanner: CodeScanner, reader: Task<Void, Never>)?
     }
 
     let state = Mutex(State())
@@ -104,6 +106,7 @@ public final class CameraScreen: Sendable {
     }
 
     private func stopSessions() {
+        state.withLock { $0.scanning }?.scanner.stop()
         session.stop()
         for helper in state.withLock({ Array($0.helpers.values) }) { helper.stop() }
     }
@@ -158,7 +161,7 @@ public final class CameraScreen: Sendable {
             return outcome
         }
         if case let .focus(point) = action { surface?.showFocusSquare(at: point) }
-        let outcome = await cameraOperator.perform(action)
+        let outcome = action == .toggleScan ? toggleScan() : await cameraOperator.perform(action)
         if action == .nextCamera, !outcome.isError, let device = session.device, let server = server.withLock({ $0 }) {
             server.move(to: RemoteSocketPath.path(forDevice: device))
         }
@@ -210,6 +213,36 @@ public final class CameraScreen: Sendable {
         surface?.showCountdown(nil)
         surface?.showMessage("Self-timer cancelled", for: .milliseconds(1500))
         return true
+    }
+
+    /// Starts or stops reading codes from the session shown: each new code shows on the screen for 5 s and is
+    /// printed (its text, or JSON) unless the terminal view holds stdout.
+    func toggleScan() -> CameraActionOutcome {
+        if let running = state.withLock({ state -> (scanner: CodeScanner, reader: Task<Void, Never>)? in
+            defer { state.scanning = nil }
+            return state.scanning
+        }) {
+            running.scanner.stop()
+            running.reader.cancel()
+            return CameraActionOutcome(message: "Scanning off")
+        }
+        do {
+            let scanner = try CodeScanner.start(on: session)
+            let codes = scanner.codes()
+            let reader = Task {
+                for await code in codes {
+                    self.surface?.showMessage("\(code.type): \(code.text)", for: .seconds(5))
+                    if !(self.surface is TerminalView) {
+                        print(self.json ? JSONOutput.line(CodeRecord(type: code.type, text: code.text)) : code.text)
+                        fflush(nil)
+                    }
+                }
+            }
+            state.withLock { $0.scanning = (scanner, reader) }
+            return CameraActionOutcome(message: "Scanning for codes")
+        } catch {
+            return CameraActionOutcome(message: "\(error)", isError: true)
+        }
     }
 
     /// "Saved PATH (WxH)", or the photo's JSON line.

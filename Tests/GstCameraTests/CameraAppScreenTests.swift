@@ -103,8 +103,10 @@ import GstCamera
         }, "no countdown digits on the picture")
         #expect(preview.savedPhotos.isEmpty, "the photo waits for zero")
         #expect(preview.wait(5) { preview.savedPhotos.count == 1 }, "\(preview.errors)")
-        image = try screenshot(into: preview.folder)
-        #expect(countPixels(image, near: yellow, tolerance: 40, x: 200..<440, y: 120..<360) < 50, "the digits are gone")
+        #expect(preview.wait(3) {
+            image = (try? screenshot(into: preview.folder)) ?? image
+            return countPixels(image, near: yellow, tolerance: 40, x: 200..<440, y: 120..<360) < 50
+        }, "the digits are gone")
         try xdotool("key", "space")
         Thread.sleep(forTimeInterval: 0.5)
         try xdotool("key", "Escape")

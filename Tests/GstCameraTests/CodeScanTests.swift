@@ -41,3 +41,19 @@ import Testing
         #expect(result.output.isEmpty)
     }
 }
+
+extension CodeScanTests {
+    /// The camera screen's `s`: the code read shows in the terminal view.
+    @Test func sOnTheScreenShowsTheCode() throws {
+        let folder = try makeTemporaryFolder()
+        let camera = try Self.qrCamera("gstcam screen scan", in: folder)
+        let terminal = try TerminalScreenTests.TerminalSession(["--pipeline", camera, "--sink", "terminal"])
+        defer {
+            terminal.remove()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        #expect(try terminal.wait(8) { try terminal.screen().contains("640×480") }, "\((try? terminal.screen()) ?? "")")
+        _ = try terminal.tmux("send-keys", "-t", "0", "s")
+        #expect(try terminal.wait(4) { try terminal.screen().contains("QR-Code: gstcam screen scan") }, "\((try? terminal.screen()) ?? "")")
+    }
+}
