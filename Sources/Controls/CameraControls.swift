@@ -67,23 +67,25 @@ public final class CameraControls: Sendable {
     ///   `controlInactive` (when the driver refuses because an automatic mode overrides the control).
     @discardableResult
     public func set(_ name: String, to text: String) throws(CameraError) -> CameraControl {
+        let (control, query) = try writableControl(named: name)
+        let value = try ControlValueParser.parse(text, for: control)
+        return try write(value, to: control, query: query, asTyped: PrintableText.escaping(text))
+    }
+
+    /// The control a write names, described; `controlReadOnly` for class headings and read-only controls.
+    private func writableControl(named name: String) throws(CameraError) -> (CameraControl, ControlQuery) {
         let found = try query(named: name)
         let control = try describe(found.query, className: nil)
         guard control.type != .controlClass, !control.flags.contains(.readOnly) else {
             throw .controlReadOnly(name: control.name, device: devicePath)
         }
-        let value = try ControlValueParser.parse(text, for: control)
-        return try write(value, to: control, query: found.query, asTyped: PrintableText.escaping(text))
+        return (control, found.query)
     }
 
     /// Sets a control to a value (a menu's value is the item index) and returns it as read back.
     @discardableResult
     public func set(_ name: String, to value: ControlValue) throws(CameraError) -> CameraControl {
-        let found = try query(named: name)
-        let control = try describe(found.query, className: nil)
-        guard control.type != .controlClass, !control.flags.contains(.readOnly) else {
-            throw .controlReadOnly(name: control.name, device: devicePath)
-        }
+        let (control, query) = try writableControl(named: name)
         if let number = value.integer, !control.menu.isEmpty, !control.menu.contains(where: { $0.index == number }) {
             throw ControlValueParser.notMenuItem(String(number), for: control)
         }
@@ -92,7 +94,7 @@ public final class CameraControls: Sendable {
             throw .controlOutOfRange(name: control.name, value: String(number), minimum: control.minimum,
                                      maximum: control.maximum, step: Int64(clamping: control.step))
         }
-        return try write(value, to: control, query: found.query, asTyped: value.description)
+        return try write(value, to: control, query: query, asTyped: value.description)
     }
 
     // MARK: - Internals shared with the feature controls (torch, focus, …)

@@ -10,11 +10,12 @@ public final class Bus: @unchecked Sendable {
     public init(owning pointer: UnsafeMutablePointer<GstBus>) { self.pointer = pointer }
     deinit { gst_object_unref(pointer) }
 
-    /// Blocks until a message arrives (or `timeout` nanoseconds pass; nil waits forever).
-    public func pop(timeout: GstClockTime?) -> BusMessage? {
+    /// Blocks until a message arrives (or `timeout` nanoseconds pass; nil waits forever). An error's source is
+    /// placed in `scopes` (`BusError.scope`) while the message still holds it.
+    public func pop(timeout: GstClockTime?, scopes: [Element] = []) -> BusMessage? {
         guard let message = gst_bus_timed_pop(pointer, timeout ?? gstcam_clock_time_none()) else { return nil }
         defer { gst_message_unref(message) }
-        return BusMessage(message)
+        return BusMessage(message, scopes: scopes)
     }
 
     /// Wakes a thread blocked in `pop` with an application message of this name.

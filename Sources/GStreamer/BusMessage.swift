@@ -9,7 +9,9 @@ public enum BusMessage: Sendable, Equatable {
     case application(name: String)
     case other
 
-    init(_ message: UnsafeMutablePointer<GstMessage>) {
+    /// Copies `message` out. `scopes` are elements (bins) to place an error's source in: `BusError.scope` is the
+    /// index of the first that is the source or holds it, e.g. a branch whose errors its owner handles.
+    init(_ message: UnsafeMutablePointer<GstMessage>, scopes: [Element] = []) {
         let source = gstcam_message_source(message).flatMap { takeGString(gstcam_object_dup_name($0)) } ?? "?"
         switch gstcam_message_type(message) {
         case GST_MESSAGE_ERROR:
@@ -21,6 +23,7 @@ public enum BusMessage: Sendable, Equatable {
                 source: source,
                 origin: origin.map { UInt(bitPattern: $0) } ?? 0,
                 fromDetachedElement: origin.map(Self.isDetached) ?? false,
+                scope: origin.flatMap { source in scopes.firstIndex { Self.isWithin(source, $0) } },
                 domain: error.flatMap { g_quark_to_string(gstcam_error_domain($0)) }.map { String(cString: $0) } ?? "",
                 code: error.map { gstcam_error_code($0) } ?? 0,
                 message: error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error",
@@ -45,6 +48,12 @@ public enum BusMessage: Sendable, Equatable {
 }
 
 extension BusMessage {
+    /// Whether `object` is `scope` or inside it (at any depth: autovideosink's child inside a branch's bin).
+    static func isWithin(_ object: UnsafeMutablePointer<GstObject>, _ scope: Element) -> Bool {
+        let ancestor = UnsafeMutableRawPointer(scope.pointer).assumingMemoryBound(to: GstObject.self)
+        return object == ancestor || gst_object_has_as_ancestor(object, ancestor) != 0
+    }
+
     /// An element that is in no bin (it was removed, e.g. a camera source replaced by a switch) and is not a
     /// pipeline itself. The message holds a reference to it, so asking is safe.
     static func isDetached(_ object: UnsafeMutablePointer<GstObject>) -> Bool {
@@ -65,6 +74,8 @@ public struct BusError: Sendable, Equatable {
     public let origin: UInt
     /// Posted by an element no longer in the pipeline: a late word from something already replaced.
     public let fromDetachedElement: Bool
+    /// Which of the scopes the message was read with holds the source (see `BusMessage.init`), if any.
+    public let scope: Int?
     /// GStreamer's error domain (quark name) and code.
     public let domain: String
     public let code: Int32

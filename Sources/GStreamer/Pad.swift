@@ -14,6 +14,11 @@ public final class Pad: @unchecked Sendable {
     /// The pad this one is linked to.
     public var peer: Pad? { gst_pad_get_peer(pointer).map { Pad(owning: $0) } }
 
+    /// The element this pad belongs to.
+    public var element: Element? {
+        gst_pad_get_parent_element(pointer).map { Element(owning: $0) }
+    }
+
     public func link(to sink: Pad) -> PadLinkResult { PadLinkResult(gst_pad_link(pointer, sink.pointer)) }
 
     @discardableResult

@@ -40,13 +40,9 @@ public enum DirectoryListing {
 
     /// The first line of a small text file (a sysfs attribute), or nil.
     public static func firstLine(of path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let file = try? FileDescriptor.open(path, O_RDONLY), let bytes = try? file.read(count: 256, at: 0),
+              !bytes.isEmpty else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
     }
 }

@@ -8,10 +8,12 @@ public struct Errno: Error, Equatable {
     static var current: Errno { Errno(code: errno) }
 }
 
-/// One thin function per C call used for photo files. Each retries EINTR (a signal during a capture must
-/// not turn into a failed save) and throws the errno otherwise.
+/// One thin function per C call. Every call goes through `valueOrErrno`: EINTR is retried (a signal during a
+/// capture must not turn into a failed save or a lost camera) and any other errno is thrown as `Errno`.
+/// Descriptors these calls make are owned by `FileDescriptor` (or `UnixSocket`, `V4L2Device`), which close them.
 public enum SystemCalls {
-    private static func retrying(_ call: () -> Int32) throws(Errno) -> Int32 {
+    /// The one policy for calls that answer -1 and set errno: retried on EINTR, thrown otherwise.
+    public static func valueOrErrno<Value: FixedWidthInteger>(_ call: () -> Value) throws(Errno) -> Value {
         while true {
             let result = call()
             if result != -1 { return result }
@@ -19,36 +21,39 @@ public enum SystemCalls {
         }
     }
 
+
+    /// open(2) with O_CLOEXEC; the caller owns the descriptor (`FileDescriptor.open` wraps it).
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(Errno) -> Int32 {
-        try retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        try valueOrErrno { Glibc.open(path, flags | O_CLOEXEC, mode) }
     }
 
+    /// close(2), for the owners of descriptors.
     public static func close(_ descriptor: Int32) {
         // close(2) must not be retried on Linux: the descriptor is released even when it reports EINTR.
         _ = Glibc.close(descriptor)
     }
 
     public static func fsync(_ descriptor: Int32) throws(Errno) {
-        _ = try retrying { Glibc.fsync(descriptor) }
+        _ = try valueOrErrno { Glibc.fsync(descriptor) }
     }
 
     public static func fileStatus(_ descriptor: Int32) throws(Errno) -> stat {
         var status = stat()
-        _ = try retrying { Glibc.fstat(descriptor, &status) }
+        _ = try valueOrErrno { Glibc.fstat(descriptor, &status) }
         return status
     }
 
     /// stat(2): follows symbolic links.
     public static func status(_ path: String) throws(Errno) -> stat {
         var status = stat()
-        _ = try retrying { Glibc.fstatat(AT_FDCWD, path, &status, 0) }
+        _ = try valueOrErrno { Glibc.fstatat(AT_FDCWD, path, &status, 0) }
         return status
     }
 
     /// lstat(2): describes a symbolic link itself.
     public static func linkStatus(_ path: String) throws(Errno) -> stat {
         var status = stat()
-        _ = try retrying { Glibc.lstat(path, &status) }
+        _ = try valueOrErrno { Glibc.lstat(path, &status) }
         return status
     }
 
@@ -58,45 +63,44 @@ public enum SystemCalls {
     }
 
     public static func access(_ path: String, _ mode: Int32) throws(Errno) {
-        _ = try retrying { Glibc.access(path, mode) }
+        _ = try valueOrErrno { Glibc.access(path, mode) }
     }
 
     public static func rename(_ source: String, _ destination: String) throws(Errno) {
-        _ = try retrying { Glibc.rename(source, destination) }
+        _ = try valueOrErrno { Glibc.rename(source, destination) }
     }
 
     public static func link(_ existing: String, _ newName: String) throws(Errno) {
-        _ = try retrying { Glibc.link(existing, newName) }
+        _ = try valueOrErrno { Glibc.link(existing, newName) }
     }
 
     public static func symlink(_ target: String, _ linkPath: String) throws(Errno) {
-        _ = try retrying { Glibc.symlink(target, linkPath) }
+        _ = try valueOrErrno { Glibc.symlink(target, linkPath) }
     }
 
     public static func unlink(_ path: String) throws(Errno) {
-        _ = try retrying { Glibc.unlink(path) }
+        _ = try valueOrErrno { Glibc.unlink(path) }
     }
 
     public static func mkdir(_ path: String, mode: mode_t = 0o755) throws(Errno) {
-        _ = try retrying { Glibc.mkdir(path, mode) }
+        _ = try valueOrErrno { Glibc.mkdir(path, mode) }
     }
 
     public static func readLink(_ path: String) throws(Errno) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = try retrying { Int32(Glibc.readlink(path, &buffer, buffer.count - 1)) }
-        return String(decoding: buffer[0..<Int(count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let count = try valueOrErrno { Glibc.readlink(path, &buffer, buffer.count - 1) }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Writes all of `bytes`, continuing after short writes.
     public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
-            let written = try retrying {
-                Int32(truncatingIfNeeded: bytes.withUnsafeBytes { buffer in
+            offset += try valueOrErrno {
+                bytes.withUnsafeBytes { buffer in
                     Glibc.write(descriptor, buffer.baseAddress! + offset, min(buffer.count - offset, 1 << 30))
-                })
+                }
             }
-            offset += Int(written)
         }
     }
 
@@ -105,13 +109,13 @@ public enum SystemCalls {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = try retrying {
-                Int32(truncatingIfNeeded: bytes.withUnsafeMutableBytes { buffer in
+            let got = try valueOrErrno {
+                bytes.withUnsafeMutableBytes { buffer in
                     Glibc.pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
-                })
+                }
             }
             if got == 0 { break }
-            filled += Int(got)
+            filled += got
         }
         return Array(bytes[0..<filled])
     }

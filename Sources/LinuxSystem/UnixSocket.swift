@@ -1,18 +1,18 @@
 import Glibc
 
-/// A Unix stream socket descriptor: one thin function per C call, EINTR retried, errno thrown as `Errno`.
-/// Closed when the value is dropped.
+/// A Unix stream socket: one thin function per C call, through `SystemCalls.valueOrErrno` (EINTR retried, errno
+/// thrown as `Errno`). Its descriptor is owned (`FileDescriptor`) and closed when the socket is dropped.
 public final class UnixSocket: Sendable {
-    let descriptor: Int32
+    private let file: FileDescriptor
+    var descriptor: Int32 { file.rawValue }
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
-
-    deinit { _ = Glibc.close(descriptor) }
+    init(owning file: consuming FileDescriptor) { self.file = file }
 
     public static func make() throws(Errno) -> UnixSocket {
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Errno.current }
-        return UnixSocket(descriptor: descriptor)
+        let descriptor = try SystemCalls.valueOrErrno {
+            Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        return UnixSocket(owning: FileDescriptor(owning: descriptor))
     }
 
     /// sockaddr_un for `path` (at most 107 bytes).
@@ -29,10 +29,11 @@ public final class UnixSocket: Sendable {
 
     private func withAddress(_ path: String, _ call: (UnsafePointer<sockaddr>, socklen_t) -> Int32) throws(Errno) {
         var address = try Self.address(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        _ = try SystemCalls.valueOrErrno {
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
         }
-        guard result == 0 else { throw Errno.current }
     }
 
     public func bind(to path: String) throws(Errno) {
@@ -40,28 +41,26 @@ public final class UnixSocket: Sendable {
     }
 
     public func connect(to path: String) throws(Errno) {
-        try withAddress(path) { address, length in
-            while true {
-                let result = Glibc.connect(descriptor, address, length)
-                if result == 0 || errno != EINTR { return result }
-            }
-        }
+        try withAddress(path) { Glibc.connect(descriptor, $0, $1) }
     }
 
     public func listen(backlog: Int32 = 128) throws(Errno) {
-        guard Glibc.listen(descriptor, backlog) == 0 else { throw Errno.current }
+        _ = try SystemCalls.valueOrErrno { Glibc.listen(descriptor, backlog) }
     }
 
     /// Waits for a client; nil once the socket is shut down.
     public func accept() -> UnixSocket? {
         while true {
-            let client = Glibc.accept(descriptor, nil, nil)
-            if client >= 0 {
+            do {
+                let client = FileDescriptor(owning: try SystemCalls.valueOrErrno { Glibc.accept(descriptor, nil, nil) })
                 // accept4 needs _GNU_SOURCE, which Glibc's module does not define; close-on-exec set right after.
-                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                return UnixSocket(descriptor: client)
+                _ = fcntl(client.rawValue, F_SETFD, FD_CLOEXEC)
+                return UnixSocket(owning: client)
+            } catch where error.code == ECONNABORTED {
+                continue  // the client gave up before we took it; wait for the next
+            } catch {
+                return nil
             }
-            if errno != EINTR && errno != ECONNABORTED { return nil }
         }
     }
 
@@ -86,11 +85,8 @@ public final class UnixSocket: Sendable {
     /// Up to `count` bytes; empty at end of stream or on error.
     func read(upTo count: Int) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
-        while true {
-            let got = Glibc.read(descriptor, &buffer, count)
-            if got >= 0 { return Array(buffer[0..<got]) }
-            if errno != EINTR { return [] }
-        }
+        guard let got = try? SystemCalls.valueOrErrno({ Glibc.read(descriptor, &buffer, count) }) else { return [] }
+        return Array(buffer[0..<got])
     }
 
     /// Writes all of `bytes`; false when the peer is gone.
@@ -99,9 +95,9 @@ public final class UnixSocket: Sendable {
         var offset = 0
         while offset < bytes.count {
             // MSG_NOSIGNAL: a client that hung up must not kill the camera session with SIGPIPE.
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
+            guard let written = try? SystemCalls.valueOrErrno({
+                bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }), written > 0 else { return false }
             offset += written
         }
         return true

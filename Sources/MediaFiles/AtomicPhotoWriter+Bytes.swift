@@ -7,9 +7,7 @@ extension AtomicPhotoWriter {
     /// Throws `writeFailed` naming the final path, e.g. ENOSPC; the temporary file is removed then.
     func write(_ bytes: [UInt8]) throws(CameraError) {
         do {
-            let descriptor = try SystemCalls.open(temporaryPath, O_WRONLY | O_TRUNC)
-            defer { SystemCalls.close(descriptor) }
-            try SystemCalls.writeAll(descriptor, bytes)
+            try FileDescriptor.open(temporaryPath, O_WRONLY | O_TRUNC).writeAll(bytes)
         } catch {
             discard()
             throw .writeFailed(path: finalPath, errno: error.code)

@@ -82,9 +82,7 @@ public struct AtomicPhotoWriter: Sendable {
                       format: PhotoFormat? = nil) throws(CameraError) -> String {
         let writer = try AtomicPhotoWriter(finalPath: finalPath, collision: collision, format: format)
         do {
-            let descriptor = try SystemCalls.open(writer.temporaryPath, O_WRONLY | O_TRUNC)
-            defer { SystemCalls.close(descriptor) }
-            try SystemCalls.writeAll(descriptor, bytes)
+            try FileDescriptor.open(writer.temporaryPath, O_WRONLY | O_TRUNC).writeAll(bytes)
         } catch {
             writer.discard()
             throw .writeFailed(path: finalPath, errno: error.code)
@@ -153,8 +151,7 @@ public struct AtomicPhotoWriter: Sendable {
             let number = nextTemporaryNumber()
             let path = FilePath.join(directory, ".\(name)\(temporaryMarker)\(getpid())-\(number)")
             do {
-                let descriptor = try SystemCalls.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o666)
-                SystemCalls.close(descriptor)
+                try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o666).close()
                 return path
             } catch where error.code == EEXIST {
                 continue  // left by an earlier process with our pid
@@ -167,10 +164,9 @@ public struct AtomicPhotoWriter: Sendable {
     /// fsync the temporary file and check it holds a whole image of the expected format.
     private func checkWrittenImage() throws(CameraError) {
         do throws(Errno) {
-            let descriptor = try SystemCalls.open(temporaryPath, O_RDONLY)
-            defer { SystemCalls.close(descriptor) }
-            try SystemCalls.fsync(descriptor)
-            let bytes = try FileBytes(descriptor: descriptor)
+            let file = try FileDescriptor.open(temporaryPath, O_RDONLY)
+            try file.sync()
+            let bytes = FileBytes(descriptor: file.rawValue, count: Int(try file.status().st_size))
             let complete = switch format {
             case .jpeg: JPEGReader.isComplete(bytes)
             case .png: PNGReader.isComplete(bytes)
@@ -237,9 +233,7 @@ public struct AtomicPhotoWriter: Sendable {
     /// in a state a crash could lose, so the error's "nothing was saved" stays true.
     private func syncDirectory(of savedPath: String) throws(CameraError) {
         do {
-            let descriptor = try SystemCalls.open(FilePath.directory(of: savedPath), O_RDONLY | O_DIRECTORY)
-            defer { SystemCalls.close(descriptor) }
-            try SystemCalls.fsync(descriptor)
+            try FileDescriptor.open(FilePath.directory(of: savedPath), O_RDONLY | O_DIRECTORY).sync()
         } catch where error.code == EINVAL || error.code == EROFS {
             return  // the file system cannot sync directories; the rename is as durable as it gets
         } catch {

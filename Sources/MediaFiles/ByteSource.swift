@@ -39,15 +39,11 @@ struct MemoryBytes: ByteSource {
     }
 }
 
-/// An open file, read with pread(2). The caller owns the descriptor.
+/// An open file, read with pread(2); `withFile` owns the descriptor for the duration of its body.
 struct FileBytes: ByteSource {
+    /// The descriptor, borrowed from the `FileDescriptor` that `withFile` holds.
     let descriptor: Int32
     let count: Int
-
-    init(descriptor: Int32) throws(Errno) {
-        self.descriptor = descriptor
-        count = Int(try SystemCalls.fileStatus(descriptor).st_size)
-    }
 
     func bytes(_ range: Range<Int>) -> [UInt8]? {
         guard range.lowerBound >= 0, range.upperBound <= count,
@@ -58,8 +54,7 @@ struct FileBytes: ByteSource {
 
     /// Opens `path` read-only for the duration of `body`.
     static func withFile<Result>(_ path: String, _ body: (FileBytes) -> Result) throws(Errno) -> Result {
-        let descriptor = try SystemCalls.open(path, O_RDONLY)
-        defer { SystemCalls.close(descriptor) }
-        return body(try FileBytes(descriptor: descriptor))
+        let file = try FileDescriptor.open(path, O_RDONLY)
+        return body(FileBytes(descriptor: file.rawValue, count: Int(try file.status().st_size)))
     }
 }

@@ -139,9 +139,8 @@ extension PhotoLibrary {
             let otherPath = FilePath.join(directory, otherName)
             if (try? SystemCalls.linkStatus(otherPath))?.isSymbolicLink == true { try? SystemCalls.unlink(otherPath) }
         }
-        if let descriptor = try? SystemCalls.open(directory, O_RDONLY | O_DIRECTORY) {
-            try? SystemCalls.fsync(descriptor)
-            SystemCalls.close(descriptor)
+        if let directoryFile = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) {
+            try? directoryFile.sync()
         }
         return linkPath
     }

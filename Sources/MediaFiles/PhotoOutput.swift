@@ -88,18 +88,17 @@ public struct PhotoStream: Sendable {
         case nil: !bytes.isEmpty
         }
         guard complete else { throw .writeFailed(path: path, errno: ENODATA) }
-        let descriptor = try open()
-        defer { SystemCalls.close(descriptor) }
+        let file = try open()
         do {
-            try Self.withoutBrokenPipeSignal { () throws(Errno) in try SystemCalls.writeAll(descriptor, bytes) }
+            try Self.withoutBrokenPipeSignal { () throws(Errno) in try file.writeAll(bytes) }
         } catch {
             throw .writeFailed(path: path, errno: error.code)
         }
     }
 
-    private func open() throws(CameraError) -> Int32 {
+    private func open() throws(CameraError) -> FileDescriptor {
         guard kind == .namedPipe else {
-            do { return try SystemCalls.open(path, O_WRONLY | O_NOCTTY) } catch {
+            do { return try FileDescriptor.open(path, O_WRONLY | O_NOCTTY) } catch {
                 throw .writeFailed(path: path, errno: error.code)
             }
         }
@@ -108,9 +107,9 @@ public struct PhotoStream: Sendable {
         let deadline = ContinuousClock.now + readerWait
         while true {
             do {
-                let descriptor = try SystemCalls.open(path, O_WRONLY | O_NONBLOCK)
-                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-                return descriptor
+                let file = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK)
+                try file.setBlocking(true)
+                return file
             } catch where error.code == ENXIO && ContinuousClock.now < deadline {
                 usleep(20_000)
             } catch where error.code == ENXIO {

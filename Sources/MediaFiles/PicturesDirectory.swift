@@ -101,9 +101,7 @@ enum PicturesDirectory {
     }
 
     private static func readText(_ path: String) -> String? {
-        guard let descriptor = try? SystemCalls.open(path, O_RDONLY) else { return nil }
-        defer { SystemCalls.close(descriptor) }
-        guard let bytes = try? SystemCalls.read(descriptor, count: 1 << 16, at: 0) else { return nil }
+        guard let file = try? FileDescriptor.open(path, O_RDONLY), let bytes = try? file.read(count: 1 << 16, at: 0) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

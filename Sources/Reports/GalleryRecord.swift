@@ -7,33 +7,14 @@ public struct GalleryRecord: Encodable, Equatable {
         public var name: String
         public var format: String
         public var bytes: Int
-        public var width: Int?
-        public var height: Int?
+        @NullWhenAbsent public var width: Int?
+        @NullWhenAbsent public var height: Int?
         public var date: String
         /// "exif" (when the photo was taken) or "modified" (the file's time, for photos without an EXIF date).
         public var dateSource: String
-        public var camera: String?
+        @NullWhenAbsent public var camera: String?
         /// Whether the file is a whole image (its end marker is there).
         public var complete: Bool
-
-        /// Absent values are written as null, so every entry has every key.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(path, forKey: .path)
-            try container.encode(name, forKey: .name)
-            try container.encode(format, forKey: .format)
-            try container.encode(bytes, forKey: .bytes)
-            try container.encode(width, forKey: .width)
-            try container.encode(height, forKey: .height)
-            try container.encode(date, forKey: .date)
-            try container.encode(dateSource, forKey: .dateSource)
-            try container.encode(camera, forKey: .camera)
-            try container.encode(complete, forKey: .complete)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case path, name, format, bytes, width, height, date, dateSource, camera, complete
-        }
     }
 
     public var directory: String

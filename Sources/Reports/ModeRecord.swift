@@ -10,10 +10,10 @@ public struct ModeRecord: Encodable, Equatable {
     public var fps: String
     public var framerate: String
     /// The camera's pixel format, nil for a pipeline without a camera.
-    public var format: String?
+    @NullWhenAbsent public var format: String?
     public var pipeline: String
     /// What was asked ("1280x720 at 30 fps"), nil when nothing was.
-    public var asked: String?
+    @NullWhenAbsent public var asked: String?
     /// Whether the camera lacked what was asked, so the nearest mode was taken.
     public var nearest: Bool
 
@@ -28,19 +28,4 @@ public struct ModeRecord: Encodable, Equatable {
         asked = choice.request.asksForSomething ? "\(choice.request)" : nil
         nearest = !choice.matchesRequest
     }
-
-    /// nil keys are written as null: scripts read `format`/`asked` without checking for them first.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
-        try container.encode(fps, forKey: .fps)
-        try container.encode(framerate, forKey: .framerate)
-        try container.encode(format, forKey: .format)
-        try container.encode(pipeline, forKey: .pipeline)
-        try container.encode(asked, forKey: .asked)
-        try container.encode(nearest, forKey: .nearest)
-    }
-
-    enum CodingKeys: String, CodingKey { case width, height, fps, framerate, format, pipeline, asked, nearest }
 }

@@ -106,15 +106,7 @@ extension CameraScreen {
         configuration.device = camera.path
         guard let candidate = try? CameraSession(configuration: configuration) else { return false }
         _ = try? candidate.setZoom(session.zoom)
-        guard startHelper(candidate) else { return false }
-        surface?.follow(candidate)
-        do {
-            try await candidate.start()
-        } catch {
-            stopHelper(candidate)
-            Standard.error.write("gstcam: \(camera.path) is listed again but does not stream yet: \(error)\n")
-            return false
-        }
+        guard await startShown(candidate, failure: "\(camera.path) is listed again but does not stream yet") else { return false }
         guard !isOver else {
             stopHelper(candidate)
             return false
@@ -126,21 +118,29 @@ extension CameraScreen {
 
     /// The dark picture with the message, in a window, while the camera is gone (nil without a window).
     private func startWaitingPicture() async -> CameraSession? {
-        guard configuration.displaySink != nil, let surface else { return nil }
+        guard configuration.displaySink != nil, surface != nil else { return nil }
         var waiting = configuration
         waiting.pipeline = "waiting"
         waiting.device = nil
         waiting.controls = []
-        guard let picture = try? CameraSession(configuration: waiting), startHelper(picture) else { return nil }
-        surface.follow(picture)
-        do {
-            try await picture.start()
-        } catch {
-            stopHelper(picture)
-            Standard.error.write("gstcam: the waiting picture could not be shown: \(error)\n")
-            return nil
-        }
+        guard let picture = try? CameraSession(configuration: waiting),
+              await startShown(picture, failure: "the waiting picture could not be shown") else { return nil }
         return picture
+    }
+
+    /// Starts a session of the screen's own (stopped with the screen) and shows it; false, after saying
+    /// `failure` and why, when it does not start.
+    private func startShown(_ helper: CameraSession, failure: String) async -> Bool {
+        guard startHelper(helper) else { return false }
+        surface?.follow(helper)
+        do {
+            try await helper.start()
+            return true
+        } catch {
+            stopHelper(helper)
+            Standard.error.write("gstcam: \(failure): \(error)\n")
+            return false
+        }
     }
 
     /// Registers a session that must stop with the screen; false (and nothing registered) once the screen is over.

@@ -338,6 +338,11 @@ public final class CameraScreen: Sendable {
         if case let .added(camera) = change, let waiting = state.withLock({ $0.waiting }), camera.isSameCamera(as: waiting.camera) {
             return
         }
+        // The camera shown going away is the session's failure to report ("… was disconnected", or waiting for
+        // it); the camera list may notice first on a busy machine, and must not say it twice.
+        if case let .removed(camera) = change, state.withLock({ $0.camera })?.isSameCamera(as: camera) == true {
+            return
+        }
         let text: String
         switch change {
         case let .added(camera) where camera.isAccessible:

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Synchronization
 import GStreamer
+import LinuxSystem
 
 /// A display server a window can be opened on.
 enum DisplayServer: Sendable, Equatable {
@@ -83,9 +84,10 @@ enum DisplayCheck {
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
+        let made = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard made >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
+        let socketFile = FileDescriptor(owning: made)  // closed when the check returns
+        let fd = socketFile.rawValue
         let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + bytes.count)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
@@ -104,9 +106,10 @@ enum DisplayCheck {
             return "the host \(host) is not known"
         }
         defer { freeaddrinfo(list) }
-        let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
+        let made = socket(first.pointee.ai_family, first.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard made >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
+        let socketFile = FileDescriptor(owning: made)  // closed when the check returns
+        let fd = socketFile.rawValue
         if connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 {
             guard errno == EINPROGRESS else { return "\(host):\(port): \(String(cString: strerror(errno)))" }
             var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

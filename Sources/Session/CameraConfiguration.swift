@@ -1,4 +1,5 @@
 import CameraErrors
+import Controls
 import Cameras
 import PipelineFiles
 import V4L2

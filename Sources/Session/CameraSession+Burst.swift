@@ -60,7 +60,13 @@ extension CameraSession {
                             path: (Int) -> String, yield: (BurstPhoto) -> Void) async throws {
         let limit = count ?? Int.max
         guard limit > 0 else { return }
-        let branch = try runningPipeline().shutter.branch(for: format)
+        // A burst takes turns with camera switches like a single photo does, but lets a waiting switch go between
+        // photos (with no frame in flight): each photo is wholly one camera's, picture and EXIF alike.
+        await operations.begin()
+        defer { operations.end() }
+        // Chosen once for the burst: a zoom changed meanwhile applies from the next burst (the camera's own
+        // JPEGs do not show it).
+        let branch = try runningPipeline().shutter.branch(for: format, unchangedPixels: zoom.keepsCameraPixels)
         try await shoot(limit: limit, interval: interval, branch: branch, format: format, collision: collision,
                         path: path, yield: yield)
     }
@@ -86,24 +92,42 @@ extension CameraSession {
             inFlight.append(Shot(number: requested, requested: clock.now, missed: missed, late: late,
                                  image: try branch.requestFrame(tags: tags)))
         }
-        /// A burst keeps `burstDepth` frames in the encoder; a timelapse requests each at its tick.
-        func topUp() async throws {
+        /// A burst keeps `burstDepth` frames in the encoder (one while a switch waits, so they drain); a timelapse
+        /// requests each at its tick, letting the turn go while it waits for it.
+        func topUp(ensuringOne: Bool) async throws {
             if var timelapse = schedule {
                 guard inFlight.isEmpty, requested < limit else { return }
                 let next = timelapse.nextShot(readyAt: clock.now)
                 schedule = timelapse
-                try await Task.sleep(until: next.due, clock: clock)
+                operations.end()
+                do {
+                    try await Task.sleep(until: next.due, clock: clock)
+                } catch {
+                    await operations.begin()
+                    throw error
+                }
+                await operations.begin()
                 try request(missed: next.missed, late: next.late)
             } else {
-                while inFlight.count < Self.burstDepth, requested < limit { try request() }
+                while requested < limit, inFlight.count < Self.burstDepth {
+                    if operations.isAwaited && !(ensuringOne && inFlight.isEmpty) { break }
+                    try request()
+                }
             }
+        }
+        /// Lets a waiting camera switch run once no frame of this burst is in flight.
+        func giveWayToSwitch() async {
+            guard inFlight.isEmpty, operations.isAwaited else { return }
+            operations.end()
+            await operations.begin()
         }
         // Frames still requested when the sequence ends early are withdrawn, so they go to no one else's photo.
         defer { for pending in inFlight { branch.withdraw(pending.image) } }
         var saved = 0
         while saved < limit {
             try Task.checkCancellation()
-            try await topUp()
+            await giveWayToSwitch()
+            try await topUp(ensuringOne: true)
             let shot = inFlight.removeFirst()
             let image: PhotoBranch.EncodedImage
             do {
@@ -113,7 +137,7 @@ extension CameraSession {
                 throw error
             }
             // The next frame is encoded while this one is written.
-            if schedule == nil { try await topUp() }
+            if schedule == nil { try await topUp(ensuringOne: false) }
             let savedPath = try PhotoOutput.save(image.bytes, to: path(shot.number), collision: collision, format: format)
             let photo = Photo(path: savedPath, width: image.width, height: image.height,
                               duration: clock.now - shot.requested)

@@ -16,27 +16,28 @@ extension CameraSession {
     func watchForStall() {
         let now = ContinuousClock.now
         let verdict: StallVerdict = shared.withLock { shared in
-            guard case .running = shared.state, let last = shared.lastFrame else { return .fine }
-            let device = shared.pipeline?.device ?? pipelinePath
+            guard var running = shared.running else { return .fine }
+            defer { shared.updateRunning { $0 = running } }
+            let device = running.pipeline.device ?? pipelinePath
             // A camera switch waits for the new camera's first frame with its own deadline.
-            if shared.sourceSwitch != nil {
-                shared.lastFrame = now
+            if running.sourceSwitch != nil {
+                running.lastFrame = now
                 return .fine
             }
-            let silence = now - last
+            let silence = now - running.lastFrame
             if let timeout = configuration.stallTimeout, silence >= timeout {
                 return .fail(device: device, seconds: timeout.inSeconds)
             }
             if silence >= configuration.stallWarning {
                 let seconds = Int(silence.inSeconds)
-                if shared.stalledSeconds != seconds {
-                    shared.stalledSeconds = seconds
+                if running.stalledSeconds != seconds {
+                    running.stalledSeconds = seconds
                     return .warn(device: device, seconds: seconds)
                 }
             }
             if pipelineUsesDevice, silence >= presenceCheckAfter,
-               shared.lastPresenceCheck.map({ now - $0 >= .milliseconds(500) }) ?? true {
-                shared.lastPresenceCheck = now
+               running.lastPresenceCheck.map({ now - $0 >= .milliseconds(500) }) ?? true {
+                running.lastPresenceCheck = now
                 return .checkPresence(device: device)
             }
             return .fine

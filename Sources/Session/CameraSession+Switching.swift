@@ -103,10 +103,13 @@ extension CameraSession {
             }
             throw error
         }
-        shared.withLock {
-            $0.pipeline?.device = device
-            $0.pipeline?.cameraName = camera.name
-            $0.pipeline?.manufacturer = CameraManufacturer.of(device: device)
+        let manufacturer = CameraManufacturer.of(device: device)
+        shared.withLock { shared in
+            shared.updateRunning { running in
+                running.pipeline.device = device
+                running.pipeline.cameraName = camera.name
+                running.pipeline.manufacturer = manufacturer
+            }
         }
         // Digital zoom is kept; the optical part follows the new camera's lens.
         let rezoomed = try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
@@ -138,8 +141,8 @@ extension CameraSession {
     /// Adds `source`, links it and starts it; returns once its first buffer has passed.
     private func attach(_ source: Element, to downstream: Pad, in pipeline: Element, device: String) async throws {
         let sourceSwitch = SourceSwitch(target: device, origin: UInt(bitPattern: source.pointer))
-        shared.withLock { $0.sourceSwitch = sourceSwitch }
-        defer { shared.withLock { $0.sourceSwitch = nil } }
+        shared.withLock { $0.updateRunning { $0.sourceSwitch = sourceSwitch } }
+        defer { shared.withLock { $0.updateRunning { $0.sourceSwitch = nil } } }
         guard pipeline.add(source), let output = source.staticPad("src"), output.link(to: downstream) == .ok else {
             throw CameraError.negotiationFailed(device: device, detail: "the new source could not be linked")
         }
@@ -164,6 +167,6 @@ extension CameraSession {
         }
         try await sourceSwitch.started.value(timeout: configuration.startTimeout, what: "The first frame from \(device)")
         output.removeProbe(eosGuard)
-        shared.withLock { $0.pipeline?.sourceOrigin = sourceSwitch.origin }
+        shared.withLock { $0.updateRunning { $0.pipeline.sourceOrigin = sourceSwitch.origin } }
     }
 }

@@ -13,7 +13,7 @@ import PipelineFiles
 /// takes photos from it while it runs, and always brings it back to NULL (releasing the device).
 ///
 /// Life: `idle` → `start()` → `starting` → (first frame) `running` → `stop()` → `stopped`; any failure
-/// ends in `failed(error)` with the pipeline already NULL. `stop()` while starting cancels the start (`start()`
+/// ends in `failed(error)` with the pipeline already NULL. `stop()` before or while starting cancels the start (`start()`
 /// throws `CancellationError`). A running camera that fails — unplugged, its driver failing, no frame for
 /// `CameraConfiguration.stallTimeout` — ends the session in `failed` at once, with the camera released.
 public final class CameraSession: Sendable {
@@ -23,6 +23,9 @@ public final class CameraSession: Sendable {
     private let pipelineFile: PipelineFile
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
     let photoBranchFiles: [PhotoFormat: PipelineFile]
+    /// The branch that makes photos of the camera's own JPEGs (pipelines/photo-camera-jpeg.branch), for
+    /// pipelines with a `camera-jpeg` tee; without the file, JPEG photos are always encoded from the frames.
+    private let cameraJPEGBranchFile: PipelineFile?
     private let displayBranchFile: PipelineFile?
 
     /// What exists only while a pipeline does.
@@ -31,6 +34,8 @@ public final class CameraSession: Sendable {
         let tee: Element
         /// Every branch at the tee is added and removed through it (photo, window, and those added while running).
         let branches: TeeBranches
+        /// The window branch's bin, when the session shows a window: its elements' errors are the window's.
+        let window: Element?
         let bus: Bus
         /// The camera streaming now (it changes when the session switches cameras).
         var device: String?
@@ -45,28 +50,77 @@ public final class CameraSession: Sendable {
         let shutter: PhotoShutter
     }
 
-    struct Shared {
-        var state: CameraState = .idle
-        var pipeline: Pipeline?
-        var frameCount = 0
-        var nextObserverID = 0
-        var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
-        var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
-        var firstFrame = OneShot<Void>()
+    /// Where the session is in its life, each case holding what exists only then: a pipeline only while starting
+    /// or running, the wait for the first frame only while starting, the stall watch's figures and a camera
+    /// switch only while running — so none of it can outlive its phase or exist in the wrong one.
+    enum Phase {
+        case idle
+        /// `start()` runs; `pipeline` once it is built. The first frame fulfils `firstFrame`.
+        case starting(firstFrame: OneShot<Void>, pipeline: Pipeline?)
+        case running(Running)
+        case stopped
+        case failed(CameraError)
+    }
+
+    /// A running session's pipeline and what is watched while it runs.
+    struct Running {
+        var pipeline: Pipeline
         /// When the newest preview frame arrived (the stall watch measures from it).
-        var lastFrame: ContinuousClock.Instant?
+        var lastFrame: ContinuousClock.Instant
         /// The whole seconds of silence last reported as `framesStalled`; nil while frames flow.
         var stalledSeconds: Int?
         /// When the stall watch last asked the device whether it is still there.
         var lastPresenceCheck: ContinuousClock.Instant?
-        /// The zoom asked for; applied when the pipeline starts and whenever it changes.
-        var zoom = Zoom.none
         /// Set while the source is being replaced: errors of the new source end the switch, not the session.
         var sourceSwitch: SourceSwitch?
+    }
+
+    struct Shared {
+        var phase = Phase.idle
+        var frameCount = 0
+        /// Preview frames that went through the preview branch (its conversion) to the appsink.
+        var convertedFrames = 0
+        var nextObserverID = 0
+        var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
+        var frameNumberObservers: [Int: AsyncStream<Int>.Continuation] = [:]
+        var eventObservers: [Int: AsyncStream<CameraEvent>.Continuation] = [:]
+        /// The zoom asked for; applied when the pipeline starts and whenever it changes.
+        var zoom = Zoom.none
         /// Called with the window branch once it is in the pipeline (the camera screen's input and overlays).
         var displayBranchAdded: (@Sendable (Element) -> Void)?
         /// Takes errors of the window branch's elements (named display…), e.g. "Output window was closed".
         var displayBranchFailed: (@Sendable (String) -> Void)?
+
+        var state: CameraState {
+            switch phase {
+            case .idle: .idle
+            case .starting: .starting
+            case .running: .running
+            case .stopped: .stopped
+            case let .failed(error): .failed(error)
+            }
+        }
+
+        /// The pipeline while starting (once built) or running.
+        var pipeline: Pipeline? {
+            switch phase {
+            case let .starting(_, pipeline): pipeline
+            case let .running(running): running.pipeline
+            default: nil
+            }
+        }
+
+        var running: Running? {
+            if case let .running(running) = phase { return running }
+            return nil
+        }
+
+        /// Changes what a running session holds; nothing happens in another phase (the change came too late).
+        mutating func updateRunning(_ change: (inout Running) -> Void) {
+            guard case var .running(running) = phase else { return }
+            change(&running)
+            phase = .running(running)
+        }
     }
 
     /// Photos and camera switches take turns: a switch waits for the photo being taken.
@@ -84,6 +138,7 @@ public final class CameraSession: Sendable {
         photoBranchFiles = try Dictionary(uniqueKeysWithValues: PhotoFormat.allCases.map {
             ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
         })
+        cameraJPEGBranchFile = try? PipelineFile.load("photo-camera-jpeg.branch")
         displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
         let known: Set = ["device", "width", "height", "framerate"]
         if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
@@ -92,7 +147,10 @@ public final class CameraSession: Sendable {
     }
 
     deinit {
-        let pipeline = shared.withLock { $0.pipeline.take() }
+        let pipeline = shared.withLock { shared in
+            defer { shared.phase = .stopped }
+            return shared.pipeline
+        }
         pipeline?.pipeline.setState(GST_STATE_NULL)
         pipeline?.bus.postWakeUp(Self.busStopMessage)
     }
@@ -131,6 +189,15 @@ public final class CameraSession: Sendable {
         return stream
     }
 
+    /// The number of each preview frame as it arrives (as `frameCount` counts them), without the frame: for
+    /// waiting on frames (e.g. exposure settling before a photo) without converting them as `frames()` does.
+    /// Each call makes a new stream; it ends when the session stops or fails.
+    public func frameNumbers() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        register(continuation, in: \.frameNumberObservers)
+        return stream
+    }
+
     /// State changes, warnings and saved photos, in order.
     public func events() -> AsyncStream<CameraEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: CameraEvent.self)
@@ -154,6 +221,7 @@ public final class CameraSession: Sendable {
             // Ids are unique across both kinds of observer.
             self?.shared.withLock { shared in
                 shared.frameObservers[id] = nil
+                shared.frameNumberObservers[id] = nil
                 shared.eventObservers[id] = nil
             }
         }
@@ -166,11 +234,14 @@ public final class CameraSession: Sendable {
     /// `stop()` during the start cancels it: `start()` then throws `CancellationError` and the session is `stopped`.
     public func start() async throws {
         let firstFrame: OneShot<Void> = try shared.withLock { shared in
-            guard case .idle = shared.state else {
+            // stop() before start() began cancels it as much as a stop() during it does.
+            if case .stopped = shared.phase { throw CancellationError() }
+            guard case .idle = shared.phase else {
                 throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the session was already started (it is \(shared.state))")
             }
-            shared.state = .starting
-            return shared.firstFrame
+            let firstFrame = OneShot<Void>()
+            shared.phase = .starting(firstFrame: firstFrame, pipeline: nil)
+            return firstFrame
         }
         notify(.stateChanged(.starting))
         var built: Pipeline?
@@ -208,17 +279,16 @@ public final class CameraSession: Sendable {
     /// Stores the pipeline being started, unless `stop()` came meanwhile (then `CancellationError`).
     private func keepStarting(_ pipeline: Pipeline? = nil) throws {
         try shared.withLock { shared in
-            guard case .starting = shared.state else { throw CancellationError() }
-            if let pipeline { shared.pipeline = pipeline }
+            guard case let .starting(firstFrame, _) = shared.phase else { throw CancellationError() }
+            if let pipeline { shared.phase = .starting(firstFrame: firstFrame, pipeline: pipeline) }
         }
     }
 
     /// `starting` → `running` once the first frame is in, unless `stop()` or a failure came meanwhile.
     private func becomeRunning() throws {
         try shared.withLock { shared in
-            guard case .starting = shared.state else { throw CancellationError() }
-            shared.state = .running
-            shared.lastFrame = .now
+            guard case let .starting(_, pipeline?) = shared.phase else { throw CancellationError() }
+            shared.phase = .running(Running(pipeline: pipeline, lastFrame: .now))
         }
         notify(.stateChanged(.running))
     }
@@ -228,8 +298,6 @@ public final class CameraSession: Sendable {
     /// `stopDeadline` even when a driver does not let go (the pipeline then reaches NULL in the background).
     public func stop() {
         tearDown(ending: .stopped)
-        // Wakes a start() waiting for its first frame; ignored once the first frame came.
-        shared.withLock { $0.firstFrame }.fail(CancellationError())
     }
 
     /// How long stopping waits for the pipeline to reach NULL.
@@ -252,11 +320,11 @@ public final class CameraSession: Sendable {
     /// otherwise `notRunning`.
     func runningPipeline() throws -> Pipeline {
         try shared.withLock { shared in
-            if case .failed(let failure) = shared.state { throw failure }
-            guard case .running = shared.state, let pipeline = shared.pipeline else {
-                throw CameraError.notRunning(state: shared.state.description)
+            switch shared.phase {
+            case let .failed(failure): throw failure
+            case let .running(running): return running.pipeline
+            default: throw CameraError.notRunning(state: shared.state.description)
             }
-            return pipeline
         }
     }
 
@@ -309,17 +377,24 @@ public final class CameraSession: Sendable {
         // previous camera's queue).
         preview.set("enable-last-sample", false)
         AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
+        gateConversion(into: preview, from: tee)
         let branches = TeeBranches(pipeline: pipeline, tee: tee)
+        var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
-            try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
+            window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
         }
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
         }
+        let cameraJPEG = pipeline.child(named: "camera-jpeg").flatMap { tee in
+            cameraJPEGBranchFile.map {
+                PhotoShutter.CameraJPEG(tee: tee, branches: TeeBranches(pipeline: pipeline, tee: tee), file: $0)
+            }
+        }
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
-                                   jpegQuality: configuration.jpegQuality)
+                                   jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG)
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, bus: bus, device: device, cameraName: camera?.name,
+        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, window: window, bus: bus, device: device, cameraName: camera?.name,
                         manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
                         sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
     }
@@ -331,7 +406,7 @@ public final class CameraSession: Sendable {
         ("preview", "the appsink that delivers preview frames"),
     ]
 
-    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws {
+    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws -> Element {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
         }
@@ -345,20 +420,29 @@ public final class CameraSession: Sendable {
             throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
         }
         shared.withLock { $0.displayBranchAdded }?(bin)
+        return bin
     }
 
+    /// Ends the session: `.stopped` (on request) or `.failed` (a failure). A failure already recorded stays (a
+    /// later stop or failure does not hide it). A `start()` waiting for its first frame is woken: cancelled by a
+    /// stop, failed by a failure.
     func tearDown(ending final: CameraState) {
-        let (pipeline, frameObservers, eventObservers) = shared.withLock { shared in
-            if case .failed = shared.state, case .stopped = final {
-                // Keep the failure visible; the pipeline is already NULL.
-            } else if shared.state != final {
-                shared.state = final
+        let (pipeline, firstFrame, frameObservers, eventObservers, numberObservers) = shared.withLock { shared in
+            let pipeline = shared.pipeline
+            var firstFrame: OneShot<Void>?
+            if case let .starting(waiting, _) = shared.phase { firstFrame = waiting }
+            switch (shared.phase, final) {
+            case (.failed, _): break
+            case (_, .failed(let error)): shared.phase = .failed(error)
+            default: shared.phase = .stopped
             }
-            let result = (shared.pipeline.take(), shared.frameObservers, shared.eventObservers)
+            let result = (pipeline, firstFrame, shared.frameObservers, shared.eventObservers, shared.frameNumberObservers)
             shared.frameObservers = [:]
             shared.eventObservers = [:]
+            shared.frameNumberObservers = [:]
             return result
         }
+        if case .failed(let failure) = final { firstFrame?.fail(failure) } else { firstFrame?.fail(CancellationError()) }
         // The photo branches let go of the frame they hold first, so the camera's buffers can all be freed. Photos
         // being taken end with the session's failure, if it failed: that is what their callers should report.
         if case .failed(let failure) = final {
@@ -381,6 +465,7 @@ public final class CameraSession: Sendable {
             observer.finish()
         }
         for observer in frameObservers.values { observer.finish() }
+        for observer in numberObservers.values { observer.finish() }
     }
 
     func notify(_ event: CameraEvent) {
@@ -398,9 +483,10 @@ public final class CameraSession: Sendable {
     private func startBusThread(_ built: Pipeline) {
         let bus = built.bus
         let device = built.device
+        let window = built.window
         let thread = Thread { [weak self] in
             while true {
-                let message = bus.pop(timeout: Self.watchInterval)
+                let message = bus.pop(timeout: Self.watchInterval, scopes: window.map { [$0] } ?? [])
                 if case .application(Self.busStopMessage)? = message { return }
                 if let message { self?.handle(message, device: device) }
                 self?.watchForStall()
@@ -412,15 +498,14 @@ public final class CameraSession: Sendable {
 
     private func handle(_ message: BusMessage, device: String?) {
         switch message {
-        // The window sink, or an element inside it (autovideosink's child, glimagesink's inner sink; the debug text
-        // carries the element path), e.g. "Output window was closed".
-        case .error(let error) where (error.source.hasPrefix("display") || error.debug?.contains(":display/") == true)
-                                     && shared.withLock({ $0.displayBranchFailed }) != nil:
+        // An element of the window branch (the sink, or autovideosink's or glimagesink's inner sink), e.g. "Output
+        // window was closed": the window's owner decides (the camera screen ends), the camera is fine.
+        case .error(let error) where error.scope == 0 && shared.withLock({ $0.displayBranchFailed }) != nil:
             shared.withLock { $0.displayBranchFailed }?(error.message)
         case .error(let error):
             // A source a camera switch already removed may still report; the switch has dealt with it.
             if error.fromDetachedElement { return }
-            let (sourceSwitch, live) = shared.withLock { ($0.sourceSwitch, $0.pipeline) }
+            let (sourceSwitch, live) = shared.withLock { ($0.running?.sourceSwitch, $0.pipeline) }
             if let sourceSwitch, error.origin == sourceSwitch.origin {
                 sourceSwitch.started.fail(CameraError.fromBus(error, device: sourceSwitch.target))
             } else if error.source == "source", let live, error.origin != live.sourceOrigin {
@@ -441,9 +526,9 @@ public final class CameraSession: Sendable {
 
     /// A failure while starting ends `start()` with it; while running it stops the session.
     func fail(_ error: CameraError) {
-        let (state, firstFrame) = shared.withLock { ($0.state, $0.firstFrame) }
-        switch state {
-        case .starting: firstFrame.fail(error)
+        let phase = shared.withLock { $0.phase }
+        switch phase {
+        case let .starting(firstFrame, _): firstFrame.fail(error)
         case .running: tearDown(ending: .failed(error))
         default: break
         }
@@ -451,19 +536,58 @@ public final class CameraSession: Sendable {
 
     // MARK: Frames
 
-    /// Runs on the appsink's streaming thread for every preview frame.
+    /// Runs on the appsink's streaming thread for every preview frame that was converted.
     private func deliver(_ sample: OpaquePointer) {
-        let (number, observers, firstFrame, resumed) = shared.withLock { shared in
-            shared.frameCount += 1
-            shared.lastFrame = .now
-            let resumed = shared.stalledSeconds != nil ? shared.pipeline?.device ?? pipelineFile.path : nil
-            shared.stalledSeconds = nil
-            return (shared.frameCount, Array(shared.frameObservers.values), shared.firstFrame, resumed)
-        }
-        if number == 1 { firstFrame.succeed(()) }
-        if let resumed { notify(.framesResumed(device: resumed)) }
+        guard let (number, observers) = count(convertedFor: true) else { return }
         guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
         for observer in observers { observer.yield(frame) }
+    }
+
+    /// Counts a preview frame (first frame, stall watch, `frameCount`). `convertedFor`: whether it reached the
+    /// appsink through the preview branch, else it is at the branch's start and is counted there only when
+    /// nobody reads `frames()` (returning nil when someone does: the appsink counts it once converted).
+    private func count(convertedFor converted: Bool) -> (number: Int, observers: [AsyncStream<Frame>.Continuation])? {
+        let counted: (Int, [AsyncStream<Frame>.Continuation], [AsyncStream<Int>.Continuation], OneShot<Void>?, String?)?
+        counted = shared.withLock { shared in
+            guard converted || shared.frameObservers.isEmpty else { return nil }
+            shared.frameCount += 1
+            if converted { shared.convertedFrames += 1 }
+            var firstFrame: OneShot<Void>?
+            var resumed: String?
+            if case let .starting(waiting, _) = shared.phase { firstFrame = waiting }
+            shared.updateRunning { running in
+                running.lastFrame = .now
+                if running.stalledSeconds != nil { resumed = running.pipeline.device ?? pipelineFile.path }
+                running.stalledSeconds = nil
+            }
+            return (shared.frameCount, Array(shared.frameObservers.values), Array(shared.frameNumberObservers.values),
+                    firstFrame, resumed)
+        }
+        guard let (number, observers, numberObservers, firstFrame, resumed) = counted else { return nil }
+        for observer in numberObservers { observer.yield(number) }
+        firstFrame?.succeed(())
+        if let resumed { notify(.framesResumed(device: resumed)) }
+        return (number, observers)
+    }
+
+    /// Frames are converted for the preview (to RGB in the shipped files) only while someone reads `frames()`:
+    /// otherwise they are counted where the preview branch leaves the tee and dropped there, so a photo, a
+    /// window or `--sink none` does not pay for a conversion nobody looks at. A branch that cannot be traced
+    /// back to the tee (not a chain of elements with `sink` pads) is left converting every frame.
+    private func gateConversion(into preview: Element, from tee: Element) {
+        var element = preview
+        for _ in 0..<64 {
+            guard let input = element.staticPad("sink"), let upstream = input.peer?.element else { return }
+            if upstream.pointer == tee.pointer {
+                input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
+                    self?.count(convertedFor: false) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
+                }
+                // No frame may be needed to preroll: the branch can go without frames for the session's life.
+                preview.set("async", false)
+                return
+            }
+            element = upstream
+        }
     }
 
     private static func copyFrame(_ sample: OpaquePointer, number: Int) -> Frame? {
@@ -509,7 +633,7 @@ public final class CameraSession: Sendable {
         let output = try PhotoOutput(finalPath: path, collision: collision, format: format)
         do {
             let tags = pipeline.photoTags(zoom: zoom)
-            let image = try await pipeline.shutter.branch(for: format)
+            let image = try await pipeline.shutter.branch(for: format, unchangedPixels: zoom.keepsCameraPixels)
                 .takeImage(tags: tags, timeout: configuration.photoTimeout, what: "A frame for the photo",
                            beforeFrame: flashControls.map { controls in { try controls.strobe() } })
             let size = (width: image.width, height: image.height)

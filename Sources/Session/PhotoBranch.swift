@@ -43,6 +43,8 @@ final class PhotoBranch: Sendable {
     private let branch: TeeBranch
     private let tagger: Element?
     private let photographed: PhotographedFrames
+    /// Applied to each encoded image before it is handed out (e.g. adding a camera JPEG's missing tables).
+    private let finish: @Sendable ([UInt8]) -> [UInt8]
 
     /// The name the photo branch file gives its appsink (pipelines/README.md).
     static let sinkName = "photo-sink"
@@ -52,7 +54,7 @@ final class PhotoBranch: Sendable {
 
     /// Parses `file` (which ends in an appsink named `photo-sink`) and hangs it off the tee through `branches`.
     init(pipeline: Element, tee: Element, branches: TeeBranches, file: PipelineFile, parameters: [String: String],
-         photographed: PhotographedFrames) throws {
+         photographed: PhotographedFrames, finish: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 }) throws {
         let bin = try PipelineParser.parseBin(try file.description(with: parameters), file: file.path)
         guard let sink = bin.child(named: Self.sinkName) else {
             throw CameraError.missingPipelineElement(file: file.path, name: Self.sinkName,
@@ -89,6 +91,7 @@ final class PhotoBranch: Sendable {
         }
         self.pipeline = pipeline
         self.photographed = photographed
+        self.finish = finish
         tagger = bin.child(named: "tagger")
         AppSink.setSampleHandler(sink) { [weak self] sample in self?.receive(sample) }
         teeInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
@@ -204,7 +207,8 @@ final class PhotoBranch: Sendable {
 
     /// Runs on the branch's streaming thread for each encoded image.
     private func receive(_ sample: OpaquePointer) {
-        guard let image = Self.copyImage(sample) else { return }
+        guard let copied = Self.copyImage(sample) else { return }
+        let image = EncodedImage(bytes: finish(copied.bytes), width: copied.width, height: copied.height)
         let timestamp = gst_sample_get_buffer(sample).map { gstcam_buffer_pts($0) } ?? gstcam_clock_time_none()
         let slot: OneShot<EncodedImage>? = state.withLock { state in
             let index = state.encoding.firstIndex { $0.timestamp == timestamp } ?? state.encoding.indices.first

@@ -24,6 +24,9 @@ final class TurnTaking: Sendable {
         }
     }
 
+    /// Whether an operation waits for the turn (a long one, such as a burst, then lets it go between photos).
+    var isAwaited: Bool { state.withLock { !$0.waiting.isEmpty } }
+
     func end() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waiting.isEmpty {

@@ -13,6 +13,10 @@ public struct Zoom: Sendable, Equatable, CustomStringConvertible {
 
     public static let none = Zoom(factor: 1)
 
+    /// Whether frames leave the zoom stage with the camera's own pixels (no cropping), so a photo may be the
+    /// camera's own image.
+    var keepsCameraPixels: Bool { abs(digitalFactor - 1) < 1e-9 }
+
     /// The largest digital zoom factor offered (the crop also never gets smaller than 32 pixels).
     public static let maximumDigitalFactor = 8.0
 

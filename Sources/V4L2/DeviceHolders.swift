@@ -79,7 +79,7 @@ public enum DeviceHolders {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 4096)
         while fgets(&buffer, Int32(buffer.count), file) != nil {
-            let line = String(cString: buffer)
+            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard let slash = line.firstIndex(of: "/") else { continue }
             var mapped = String(line[slash...])
             while mapped.last == "\n" { mapped.removeLast() }
@@ -89,13 +89,7 @@ public enum DeviceHolders {
     }
 
     private static func command(of pid: Int32) -> String {
-        guard let file = fopen("/proc/\(pid)/comm", "r") else { return "?" }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return "?" }
-        var text = String(cString: buffer)
-        while text.last == "\n" { text.removeLast() }
-        return text
+        DirectoryListing.firstLine(of: "/proc/\(pid)/comm") ?? "?"
     }
 }
 
@@ -106,9 +100,8 @@ enum VirtualCameraOwner {
     static func pid(of path: String) -> Int32? {
         let root = getenv("VCAM_STATE_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/dev/shm/vcam-\(getuid())"
         let record = root + "/" + FilePath.lastComponent(of: path) + "/owner"
-        guard let descriptor = try? SystemCalls.open(record, O_RDONLY) else { return nil }
-        defer { SystemCalls.close(descriptor) }
-        let text = String(decoding: (try? SystemCalls.read(descriptor, count: 32, at: 0)) ?? [], as: UTF8.self)
+        guard let file = try? FileDescriptor.open(record, O_RDONLY) else { return nil }
+        let text = String(decoding: (try? file.read(count: 32, at: 0)) ?? [], as: UTF8.self)
         guard let pid = Int32(text.filter(\.isNumber)), pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return nil }
         return pid
     }

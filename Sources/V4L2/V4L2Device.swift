@@ -1,6 +1,7 @@
 import CGStreamer
 import Glibc
 import CameraErrors
+import LinuxSystem
 
 /// An open V4L2 device node: owns one file descriptor and closes it when released. Every ioctl the library
 /// uses is one thin method (see the extensions in this folder) that turns errno into a `CameraError` naming the
@@ -10,34 +11,34 @@ import CameraErrors
 /// streaming is exclusive), which is how controls are read and set while `v4l2src` streams on its own fd.
 public final class V4L2Device: Sendable {
     let path: String
-    let fd: Int32
+    private let file: FileDescriptor
+    var fd: Int32 { file.rawValue }
 
-    private init(path: String, fd: Int32) {
+    private init(path: String, file: consuming FileDescriptor) {
         self.path = path
-        self.fd = fd
+        self.file = file
     }
-
-    deinit { _ = Glibc.close(fd) }
 
     /// Opens `path` read-write and non-blocking, as v4l2src does. A missing node is `noSuchDevice` with no
     /// cameras listed: listing them is discovery's job, a layer up (`CameraDiscovery.open`).
     public static func open(_ path: String) throws(CameraError) -> V4L2Device {
-        while true {
-            let fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-            if fd >= 0 { return V4L2Device(path: path, fd: fd) }
-            let code = errno
-            if code == EINTR { continue }
-            throw CameraError(errno: code, path: path, operation: "open")
+        do {
+            return V4L2Device(path: path, file: try FileDescriptor.open(path, O_RDWR | O_NONBLOCK))
+        } catch {
+            throw CameraError(errno: error.code, path: path, operation: "open")
         }
     }
 
-    /// Calls ioctl, retrying on EINTR; returns errno on failure so callers can treat some codes (EINVAL at the
-    /// end of an enumeration, for instance) as answers rather than failures.
+    /// Calls ioctl (EINTR retried, as every call: `SystemCalls.valueOrErrno`); returns errno on failure so callers
+    /// can treat some codes (EINVAL at the end of an enumeration, for instance) as answers rather than failures.
     func ioctlErrno<Argument>(_ request: UInt, _ argument: inout Argument) -> Int32? {
-        while true {
-            let result = withUnsafeMutablePointer(to: &argument) { Glibc.ioctl(fd, request, UnsafeMutableRawPointer($0)) }
-            if result >= 0 { return nil }
-            if errno != EINTR { return errno }
+        do {
+            _ = try SystemCalls.valueOrErrno {
+                withUnsafeMutablePointer(to: &argument) { Glibc.ioctl(fd, request, UnsafeMutableRawPointer($0)) }
+            }
+            return nil
+        } catch {
+            return error.code
         }
     }
 

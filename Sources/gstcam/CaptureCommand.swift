@@ -106,7 +106,8 @@ enum CaptureCommand: Command {
             try await session.start()
             try await camera.adjust(session)
             if warmup > 1 {
-                for await frame in session.frames() where frame.number >= warmup { break }
+                // Counted, not read: frames() would convert each one for nobody.
+                for await number in session.frameNumbers() where number >= warmup { break }
             }
             await SelfTimer.countDown(timer, cancelled: { interrupt.didFire })
             if output == "-" {

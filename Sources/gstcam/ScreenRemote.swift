@@ -129,10 +129,8 @@ struct StandardOutputRelay {
             rmdir(folder)
         }
         do {
-            let file = try SystemCalls.open(path, O_RDONLY)
-            defer { SystemCalls.close(file) }
-            let size = Int(try SystemCalls.fileStatus(file).st_size)
-            try Standard.output.write(bytes: try SystemCalls.read(file, count: size, at: 0))
+            let file = try FileDescriptor.open(path, O_RDONLY)
+            try Standard.output.write(bytes: try file.read(count: Int(try file.status().st_size), at: 0))
         } catch {
             throw CameraError.writeFailed(path: "standard output", errno: error.code)
         }

@@ -87,12 +87,18 @@ import GstCamera
         #expect(last.output == saved[1] + "\n")
     }
 
+    /// `-o -` writes one whole JPEG to standard output and nothing else: a decoder reads the exact size back.
     @Test func captureToStandardOutputWritesTheJPEGBytes() throws {
-        let result = try runProcess("/bin/sh", ["-c", "'\(gstcamBinary)' capture --pipeline test-pattern --warmup 0 -o - | wc -c; "
-                                                + "'\(gstcamBinary)' capture --pipeline test-pattern --warmup 0 -o - | head -c 2 | od -An -tx1"])
-        let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(Int(lines.first ?? "") ?? 0 > 10_000)
-        #expect(lines.last == "ff d8")
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/piped.jpg"
+        let result = try runProcess("/bin/sh", ["-c", "'\(gstcamBinary)' capture --pipeline test-pattern --width 320 --height 240 "
+                                                + "--warmup 0 -o - > '\(file)'"])
+        #expect(result.status == 0, "\(result.error)")
+        let bytes = try #require(FileManager.default.contents(atPath: file))
+        #expect(bytes.prefix(2) == Data([0xFF, 0xD8]) && bytes.suffix(2) == Data([0xFF, 0xD9]), "one JPEG, start to end")
+        let image = try decodeImage(file)
+        #expect(image.width == 320 && image.height == 240 && image.rgb.count == 320 * 240 * 3)
     }
 
     @Test func captureWithoutACameraSaysSoAndFails() throws {
@@ -121,16 +127,36 @@ import GstCamera
         #expect((last["frames"] as? Int ?? 0) >= 45)
     }
 
-    @Test func ctrlCStopsCleanlyWithStatus130() throws {
+    /// Ctrl-C: status 130, and clean — the camera released at once (another session streams it), the screen's
+    /// socket removed, no error printed.
+    @Test func ctrlCStopsCleanlyWithStatus130() async throws {
+        let runtime = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let device = "/dev/video4"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gstcamBinary)
-        process.arguments = ["preview", "--pipeline", "test-pattern", "--width", "160", "--height", "120"]
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
+        process.arguments = ["preview", "--device", device, "--sink", "none", "--width", "640", "--height", "480"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
         try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        let socket = runtime + "/gstcam-video4.sock"
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: socket) && waited < 100 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        #expect(FileManager.default.fileExists(atPath: socket), "the screen never listened")
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
+        #expect(!FileManager.default.fileExists(atPath: socket), "the socket was left behind")
+        let printed = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!printed.contains("error") && !printed.contains("failed"), "\(printed)")
+        let next = try CameraSession(configuration: CameraConfiguration(device: device, width: 640, height: 480))
+        defer { next.stop() }
+        try await next.start()  // busy would throw: the camera was released
+        #expect(next.state == .running)
     }
 }

@@ -3,6 +3,8 @@ import Testing
 @testable import CameraErrors
 @testable import Cameras
 @testable import Controls
+@testable import LinuxSystem
+@testable import MediaFiles
 @testable import Session
 
 /// Switching between virtual cameras (scripts/test configures them): /dev/video0 is red (uvc), /dev/video4
@@ -192,6 +194,39 @@ import Testing
         let image = try decodeImage(taken.path)
         #expect(Self.bandColour(image).2 > 150, "the photo is not the blue camera's: \(Self.bandColour(image))")
         try Self.expectPicturedCameraIsNamed(taken.path, image)
+    }
+
+    /// A burst and a switch take turns: the switch runs between two photos of the burst, and every photo is wholly
+    /// one camera's — its picture (identity band) and its EXIF Model agree — the later ones the new camera's.
+    @Test func aBurstGivesWayToASwitchBetweenPhotos() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startOn(Self.red)
+        defer { session.stop() }
+        let names = try #require(NumberedPhotoNames(pattern: folder + "/burst-%03d.jpg"))
+        let change = Task {
+            try await Task.sleep(for: .milliseconds(100))
+            return try await session.switchCamera(to: Self.blue)
+        }
+        var paths: [String] = []
+        for try await shot in session.photos(count: 10, to: names) { paths.append(shot.photo.path) }
+        _ = try await change.value
+        #expect(paths.count == 10)
+        // One exiftool for all: "burst-001.jpg<TAB>Virtual UVC Camera (video0)" per line.
+        let table = try runProcess("/usr/bin/exiftool", ["-T", "-FileName", "-Model"] + paths).output
+        let models = Dictionary(uniqueKeysWithValues: table.split(separator: "\n").map { line in
+            let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            return (fields[0], fields.count > 1 ? fields[1] : "")
+        })
+        var fromBlue = 0
+        for path in paths {
+            let pictured = Self.bandColour(try decodeImage(path))
+            let camera = pictured.0 > pictured.2 ? "(video0)" : "(video4)"
+            if camera == "(video4)" { fromBlue += 1 }
+            let model = models[FilePath.lastComponent(of: path)] ?? "none"
+            #expect(model.contains(camera), "\(path) pictures \(camera), its EXIF Model says \(model)")
+        }
+        #expect(fromBlue > 0 && fromBlue < paths.count, "the switch did not come between photos (\(fromBlue) of \(paths.count) blue)")
     }
 
     static func bandColour(_ image: (width: Int, height: Int, rgb: [UInt8])) -> (Int, Int, Int) {

@@ -4,8 +4,9 @@ import GstCamera
 
 /// Installing gstcam like a Linux tool (issue 17): scripts/install into a temporary prefix, then the installed
 /// programs, man pages, completions and desktop file used as a user would, from another folder with a clean
-/// environment. The build under test is installed with `--bin` (the suite's debug build: no release build here;
-/// scripts/test-deb covers the release .deb in a guest without Swift).
+/// environment. The build under test is installed with `--bin` (the suite's debug build: no release build here).
+/// The .deb is checked by scripts/check-deb (run by scripts/test before the suite) and, release build in a guest
+/// without Swift, by scripts/test-deb.
 @Suite("Installing", .serialized)
 struct InstallTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -190,17 +191,60 @@ struct InstallTests {
         #expect(lines.contains("gstcam-virtual-camera --devices /dev/video7=sensor set led => led_mode="))
     }
 
-    @Test func fishAndZshCompletionsLoad() throws {
+    /// The lines both shells complete, and what Tab at the end of each must offer.
+    static let completions: [(line: String, words: String)] = [
+        ("gstcam cap", "capture"),
+        ("gstcam capture --for", "--format"),
+        ("gstcam capture --format ", "jpeg png"),
+        ("gstcam capture --torch ", "off on"),
+        ("gstcam preview --pipeline test-", "test-pattern"),
+        ("gstcam help con", "controls"),
+        ("gstcam-virtual-camera --devices /dev/video7=sensor capture --camera ", "/dev/video7"),
+        ("gstcam-virtual-camera --devices /dev/video7=sensor get --device /dev/video7 torch_", "torch_intensity"),
+        ("gstcam-virtual-camera --devices /dev/video7=sensor set led", "led_mode"),
+    ]
+
+    @Test func zshAndFishCompleteCommandsOptionsValuesCamerasAndControls() throws {
         let installed = try Installed()
         defer { installed.remove() }
-        let fish = try installed.shell("fish", #"""
-        complete -C 'gstcam cap'; complete -C 'gstcam capture --for'; complete -C 'gstcam capture --torch '
-        complete -C 'gstcam-virtual-camera --devices /dev/video7=sensor get --device /dev/video7 led'
-        """#)
-        let lines = fish.output.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
-        #expect(lines == ["capture", "--format", "off", "on", "led_mode"], "\(fish.output)\(fish.error)")
-        let zsh = try runProcess("/usr/bin/zsh", ["-n", installed.prefix + "/share/zsh/site-functions/_gstcam"])
-        #expect(zsh.status == 0, "\(zsh.error)")
+        // zsh completes only inside its line editor, so an interactive `zsh -f` runs in a pseudo-terminal (zpty)
+        // and is sent each line and a Tab. Its completion system is set up as a user of this prefix would
+        // (fpath, compinit); a compadd wrapper writes every match zsh adds to a file, and Tab is bound to a widget
+        // that completes, then marks the file done.
+        let zsh = try installed.execute(["zsh", "-f", "-c", #"""
+        zmodload zsh/zpty
+        out=$HOME/zsh-matches
+        zpty z zsh -f -i
+        zpty -w z "fpath=(\#(installed.prefix)/share/zsh/site-functions \$fpath); autoload -Uz compinit; compinit -u -d $HOME/.zcompdump"
+        zpty -w z "compadd() { local -a added; builtin compadd -O added \"\$@\"; print -rl -- \$added >>$out; builtin compadd \"\$@\"; }"
+        zpty -w z "_complete_and_mark() { zle expand-or-complete; print -r -- '<done>' >>$out; }; zle -N _complete_and_mark; bindkey '^I' _complete_and_mark"
+        drain() { local chunk; while zpty -r -t z chunk; do :; done; }
+        complete_line() {
+            : >$out
+            zpty -w -n z "$1"$'\t'
+            local tries=0
+            until grep -q '<done>' $out || (( ++tries > 200 )); do drain; sleep 0.05; done
+            local -aU matches=(${(f)"$(grep -v '<done>' $out)"})
+            print -r -- "$1 => ${(j: :)${(@o)matches:#}}"
+            zpty -w -n z $'\C-e\C-u'
+            drain
+        }
+        """# + "\n" + Self.completions.map { "complete_line '\($0.line)'" }.joined(separator: "\n") + "\nzpty -d z\n"])
+        #expect(zsh.status == 0, "zsh: \(zsh.output)\(zsh.error)")
+        let zshLines = zsh.output.split(separator: "\n").map(String.init)
+        for (line, words) in Self.completions {
+            #expect(zshLines.contains("\(line) => \(words)"), "zsh: \(zsh.output)\(zsh.error)")
+        }
+
+        // fish finds the files by itself (XDG_DATA_DIRS holds PREFIX/share); `complete -C` completes a line.
+        let fish = try installed.shell("fish", Self.completions.map { "echo '\($0.line) =>' (complete -C '\($0.line)' | cut -f1 | sort)" }
+            .joined(separator: "\n"))
+        let fishLines = fish.output.split(separator: "\n").map(String.init)
+        for (line, words) in Self.completions {
+            // fish offers a control to set with its "=" attached.
+            let expected = line.contains(" set ") ? words.split(separator: " ").map { $0 + "=" }.joined(separator: " ") : words
+            #expect(fishLines.contains("\(line) => \(expected)"), "fish: \(fish.output)\(fish.error)")
+        }
     }
 
     @Test func manPagesRenderWithASectionPerCommand() throws {

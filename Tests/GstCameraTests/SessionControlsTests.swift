@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CameraErrors
+@testable import Controls
 @testable import GStreamer
 @testable import Session
 
@@ -109,10 +110,20 @@ import Testing
         let brightness = try session.controls().control(named: "brightness")
         let expected = brightness.minimum + Int64((Double(brightness.maximum - brightness.minimum) * 0.75).rounded())
         #expect(try readBack("brightness", on: session.configuration.device!) == "\(expected)")
-        await #expect(throws: CameraError.self) {
-            let bad = try CameraSession(configuration: CameraConfiguration(device: session.configuration.device,
-                                                                             controls: [ControlSetting(name: "brightnes", value: "1")]))
+        // A misspelt control fails the start with what was misspelt, on which camera, and the right name.
+        let device = "/dev/video4"
+        let bad = try CameraSession(configuration: CameraConfiguration(device: device, width: 640, height: 480,
+                                                                         controls: [ControlSetting(name: "brightnes", value: "1")]))
+        do {
             try await bad.start()
+            Issue.record("a session with an unknown control started")
+        } catch let error as CameraError {
+            guard case let .controlUnknown(name, camera, suggestions) = error else {
+                Issue.record("expected controlUnknown, got \(error)")
+                return
+            }
+            #expect(name == "brightnes" && camera == device && suggestions.first == "brightness", "\(error)")
+            #expect(bad.state == .failed(error))
         }
     }
 

@@ -236,7 +236,7 @@ import Testing
     // MARK: Mapping GStreamer's words
 
     static func busError(source: String = "source", code: GstResourceError, message: String, debug: String) -> BusError {
-        BusError(source: source, origin: 1, fromDetachedElement: false, domain: "gst-resource-error-quark",
+        BusError(source: source, origin: 1, fromDetachedElement: false, scope: nil, domain: "gst-resource-error-quark",
                  code: Int32(code.rawValue), message: message, debug: debug)
     }
 

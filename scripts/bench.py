@@ -1,0 +1,430 @@
+"""The measuring half of scripts/bench (run by it, under Xvfb, with the virtual camera set up): gstcam against
+gst-launch-1.0, ffmpeg, fswebcam and v4l2-ctl on the same virtual camera, whole processes, A/B runs
+alternating (each round runs every contender once, the order reversed every other round, so drift on a shared
+machine hits all of them alike). Prints a Markdown table of medians and ratios (ratio = gstcam / peer: below 1
+means gstcam is faster or smaller).
+
+Environment (set by scripts/bench): GSTCAM (the release binary), VCAM_PRELOAD (libVirtualCamera.so),
+VCAM_DEVICES, VCAM_STATE_DIR, XDG_RUNTIME_DIR, GSTCAM_PIPELINES_DIR, DISPLAY (Xvfb, for the window rows only);
+with `scripts/bench --before REV`, GSTCAM_BEFORE and GSTCAM_BEFORE_PIPELINES: gstcam as it was at REV, run
+alongside in the same rounds ("before" columns).
+"""
+import argparse
+import json
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+GSTCAM = os.environ["GSTCAM"]
+# (name, binary, pipelines folder): this gstcam, and with --before the one it is compared with.
+VARIANTS = [("gstcam", GSTCAM, os.environ["GSTCAM_PIPELINES_DIR"])]
+if os.environ.get("GSTCAM_BEFORE"):
+    VARIANTS.append(("before", os.environ["GSTCAM_BEFORE"], os.environ["GSTCAM_BEFORE_PIPELINES"]))
+OUT = tempfile.mkdtemp(prefix="gstcam-bench-")
+# The bench's cameras, from the test devices (scripts/virtual-camera-env): two uvc cameras (every size up to
+# 1920x1080, YUYV/NV12/MJPG, 30 fps) and a USB-2 webcam (Motion-JPEG at 30 fps up to 1920x1080). Only these
+# are plugged in, as on a laptop with a built-in and a USB camera; discovery cost grows with every node.
+CAMERA, OTHER_CAMERA, MJPEG_CAMERA = "/dev/video12", "/dev/video14", "/dev/video16"
+BENCH_DEVICES = (CAMERA, OTHER_CAMERA, MJPEG_CAMERA)
+
+
+def devices(paths):
+    """The shared VCAM_DEVICES list narrowed to `paths` (same profiles and colours as the tests')."""
+    entries = [e for e in os.environ["VCAM_DEVICES"].split(";") if e.split("=", 1)[0] in paths]
+    if len(entries) != len(paths):
+        sys.exit(f"bench: {paths} are not all in VCAM_DEVICES (scripts/virtual-camera-env)")
+    return ";".join(entries)
+
+
+def environment(window=False, cameras=BENCH_DEVICES, pipelines=None):
+    env = dict(os.environ)
+    if pipelines:
+        env["GSTCAM_PIPELINES_DIR"] = pipelines
+    env["LD_PRELOAD"] = env["VCAM_PRELOAD"]
+    env["VCAM_DEVICES"] = devices(cameras)
+    if not window:
+        env.pop("DISPLAY", None)
+    return env
+
+
+class Run:
+    """One whole process: wall time (s), peak RSS (MiB), CPU time user+system (s)."""
+
+    def __init__(self, wall, rss, cpu):
+        self.wall, self.rss, self.cpu = wall, rss, cpu
+
+
+def run(command, window=False, check=None, timeout=120, show_mode=False, pipelines=None):
+    stderr = tempfile.TemporaryFile()
+    start = time.monotonic()
+    process = subprocess.Popen(command, env=environment(window, pipelines=pipelines), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=stderr)
+    deadline = start + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            process.kill()
+            pid, status, usage = os.wait4(process.pid, 0)
+            break
+        time.sleep(0.002)
+    wall = time.monotonic() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0 or (check and not check()):
+        stderr.seek(0)
+        sys.exit(f"bench: failed (status {process.returncode}): {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
+    if show_mode:
+        stderr.seek(0)
+        for line in stderr.read().decode(errors="replace").splitlines():
+            if line.startswith("Mode:"):
+                print(f"  {line}", file=sys.stderr)
+    return Run(wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
+
+
+def nonempty(path):
+    def check():
+        ok = os.path.exists(path) and os.path.getsize(path) > 0
+        if os.path.exists(path):
+            os.unlink(path)
+        return ok
+    return check
+
+
+def alternate(contenders, rounds, label):
+    """contenders: [(name, command, options)]; returns {name: [Run]}. One unmeasured run each first (plugin
+    registry, page cache)."""
+    results = {name: [] for name, _, _ in contenders}
+    for name, command, options in contenders:
+        run(command, show_mode=True, **options)
+    for round_number in range(rounds):
+        order = contenders if round_number % 2 == 0 else list(reversed(contenders))
+        for name, command, options in order:
+            results[name].append(run(command, **options))
+        line = ", ".join(f"{name} {results[name][-1].wall * 1000:.0f} ms" for name, _, _ in contenders)
+        print(f"  {label} round {round_number + 1}: {line}", file=sys.stderr, flush=True)
+    return results
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+ROWS = []
+
+
+def row(what, gstcam, peer, ratio, before="", before_ratio=""):
+    ROWS.append((what, gstcam, peer, ratio, before, before_ratio))
+
+
+def gstcams(arguments, **options):
+    """A contender per gstcam variant: `arguments` after the binary."""
+    return [(name, [binary] + arguments, dict(options, pipelines=pipelines)) for name, binary, pipelines in VARIANTS]
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}×" if b else "—"
+
+
+def gst_launch(*elements):
+    return ["gst-launch-1.0", "-q"] + " ! ".join(elements).split(" ")
+
+
+def raw_caps(width, height, fps=30):
+    return f"video/x-raw,format=YUY2,width={width},height={height},framerate={fps}/1"
+
+
+# --- cold photo and photo after warm-up ------------------------------------------------------------------------
+
+def photos(rounds):
+    out = f"{OUT}/photo.jpg"
+    w, h = 1280, 720
+    size = f"{w}x{h}"
+    cold = alternate(gstcams(["capture", "--immediate", "--device", CAMERA, "--width", str(w), "--height", str(h),
+                              "--overwrite", "-o", out], check=nonempty(out)) + [
+        ("gst-launch", gst_launch(f"v4l2src device={CAMERA} num-buffers=1", raw_caps(w, h), "jpegenc",
+                                  f"filesink location={out}"), {"check": nonempty(out)}),
+        ("ffmpeg", ["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "v4l2", "-input_format", "yuyv422",
+                    "-video_size", size, "-framerate", "30", "-i", CAMERA, "-frames:v", "1", "-y", out],
+         {"check": nonempty(out)}),
+        ("fswebcam", ["fswebcam", "-q", "-d", CAMERA, "-p", "YUYV", "-r", size, "--fps", "30", "-S", "0",
+                      "--no-banner", out], {"check": nonempty(out)}),
+    ], rounds, "cold photo")
+    report_processes(f"cold photo {size}, first frame (`capture --immediate`)", cold,
+                     {"gst-launch": "`gst-launch-1.0 v4l2src num-buffers=1 ! jpegenc ! filesink`",
+                      "ffmpeg": "`ffmpeg -f v4l2 -frames:v 1`", "fswebcam": "`fswebcam -S 0`"})
+
+    warm = alternate(gstcams(["capture", "--warmup", "15", "--device", CAMERA, "--width", str(w), "--height", str(h),
+                              "--overwrite", "-o", out], check=nonempty(out)) + [
+        ("ffmpeg", ["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "v4l2", "-input_format", "yuyv422",
+                    "-video_size", size, "-framerate", "30", "-i", CAMERA, "-vf", r"select=gte(n\,15)",
+                    "-frames:v", "1", "-y", out], {"check": nonempty(out)}),
+        ("fswebcam", ["fswebcam", "-q", "-d", CAMERA, "-p", "YUYV", "-r", size, "--fps", "30", "-S", "15",
+                      "--no-banner", out], {"check": nonempty(out)}),
+    ], rounds, "warm photo")
+    report_processes(f"photo {size} after 15 frames (`--warmup 15`)", warm,
+                     {"ffmpeg": "`ffmpeg -vf select=gte(n\\,15) -frames:v 1`", "fswebcam": "`fswebcam -S 15`"})
+
+
+def mjpeg_photos(rounds):
+    """A photo from a Motion-JPEG camera at 1920x1080: gstcam against gst-launch decoding and re-encoding,
+    and against gst-launch saving the camera's own JPEG."""
+    out = f"{OUT}/photo.jpg"
+    w, h = 1920, 1080
+    caps = f"image/jpeg,width={w},height={h},framerate=30/1"
+    results = alternate(gstcams(["capture", "--immediate", "--device", MJPEG_CAMERA, "--width", str(w), "--height",
+                                 str(h), "--overwrite", "-o", out], check=nonempty(out)) + [
+        ("gst-launch re-encode", gst_launch(f"v4l2src device={MJPEG_CAMERA} num-buffers=1", caps, "jpegdec", "jpegenc",
+                                            f"filesink location={out}"), {"check": nonempty(out)}),
+        ("gst-launch camera JPEG", gst_launch(f"v4l2src device={MJPEG_CAMERA} num-buffers=1", caps,
+                                              f"filesink location={out}"), {"check": nonempty(out)}),
+    ], rounds, "MJPEG photo")
+    report_processes(f"cold photo {w}x{h} from a Motion-JPEG camera", results,
+                     {"gst-launch re-encode": "`gst-launch-1.0 v4l2src ! image/jpeg ! jpegdec ! jpegenc ! filesink`",
+                      "gst-launch camera JPEG": "`gst-launch-1.0 v4l2src ! image/jpeg ! filesink` (the camera's bytes)"})
+
+
+def report_processes(what, results, peers):
+    def figures(name):
+        return median([r.wall for r in results[name]]), median([r.rss for r in results[name]])
+    gw, gr = figures("gstcam")
+    for name, label in peers.items():
+        pw, pr = figures(name)
+        before = before_ratio = ""
+        if "before" in results:
+            bw, br = figures("before")
+            before, before_ratio = f"{bw:.3f} s, {br:.0f} MiB", f"{ratio(bw, pw)} wall, {ratio(br, pr)} memory"
+        row(f"{what} vs {label}", f"{gw:.3f} s, {gr:.0f} MiB", f"{pw:.3f} s, {pr:.0f} MiB",
+            f"{ratio(gw, pw)} wall, {ratio(gr, pr)} memory", before, before_ratio)
+
+
+# --- preview ---------------------------------------------------------------------------------------------------
+
+def previews(rounds, seconds):
+    w, h = 1280, 720
+    frames = 30 * seconds
+    camera = [f"v4l2src device={CAMERA} num-buffers={frames}", raw_caps(w, h)]
+    preview = ["preview", "--device", CAMERA, "--width", str(w), "--height", str(h), "--fps", "30",
+               "--duration", str(seconds)]
+    window = alternate(gstcams(preview + ["--sink", "ximagesink"], window=True) + [
+        ("gst-launch", gst_launch(*camera, "videoconvert", "ximagesink"), {"window": True}),
+    ], rounds, "preview window")
+    report_cpu(f"{seconds} s preview {w}x{h} in a window (`--sink ximagesink`, Xvfb)", window,
+               "`gst-launch-1.0 v4l2src ! videoconvert ! ximagesink`")
+    headless = alternate(gstcams(preview + ["--sink", "none"]) + [
+        ("gst-launch", gst_launch(*camera, "fakesink"), {}),
+    ], rounds, "preview none")
+    report_cpu(f"{seconds} s preview {w}x{h}, `--sink none`", headless, "`gst-launch-1.0 v4l2src ! fakesink`")
+
+
+def report_cpu(what, results, label):
+    def figures(name):
+        return median([r.cpu for r in results[name]]), median([r.rss for r in results[name]])
+    gc, gr = figures("gstcam")
+    pc, pr = figures("gst-launch")
+    before = before_ratio = ""
+    if "before" in results:
+        bc, br = figures("before")
+        before, before_ratio = f"{bc:.2f} s CPU, {br:.0f} MiB", f"{ratio(bc, pc)} CPU, {ratio(br, pr)} memory"
+    row(f"{what} vs {label}", f"{gc:.2f} s CPU, {gr:.0f} MiB", f"{pc:.2f} s CPU, {pr:.0f} MiB",
+        f"{ratio(gc, pc)} CPU, {ratio(gr, pr)} memory", before, before_ratio)
+
+
+# --- a running session: shutter, switch ------------------------------------------------------------------------
+
+class Screen:
+    """`gstcam preview --sink none` in the background, reached through its socket (docs/camera-screen.md)."""
+
+    def __init__(self, device, width, height, cameras, variant=VARIANTS[0], options=()):
+        env = environment(cameras=cameras, pipelines=variant[2])
+        self.name = variant[0]
+        self.process = subprocess.Popen([variant[1], "preview", "--sink", "none", "--device", device, "--width",
+                                         str(width), "--height", str(height), "--fps", "30", *options], env=env,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        path = f"{os.environ['XDG_RUNTIME_DIR']}/gstcam-{device.split('/')[-1]}.sock"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                self.socket = socket.socket(socket.AF_UNIX)
+                self.socket.connect(path)
+                break
+            except OSError:
+                self.socket.close()
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.stop()
+                    sys.exit(f"bench: no camera screen answered on {path}")
+                time.sleep(0.05)
+        self.replies = self.socket.makefile("r")
+
+    def request(self, request):
+        start = time.monotonic()
+        self.socket.sendall((json.dumps(request) + "\n").encode())
+        reply = json.loads(self.replies.readline())
+        elapsed = time.monotonic() - start
+        if not reply.get("ok"):
+            self.stop()
+            sys.exit(f"bench: {request} failed: {reply}")
+        return elapsed, reply
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def shutter(samples):
+    """With --before, both gstcams run at once, each on its own camera of the same profile, and the requests
+    alternate between them."""
+    for kind, w, h, options in (("raw (YUYV)", 1280, 720, ()), ("raw (YUYV)", 1920, 1080, ()),
+                                ("Motion-JPEG", 1920, 1080, ("--pipeline", "mjpeg"))):
+        screens = []
+        try:
+            for camera, variant in zip((CAMERA, OTHER_CAMERA), VARIANTS):
+                screens.append(Screen(camera, w, h, BENCH_DEVICES, variant, options))
+            times = {screen.name: [] for screen in screens}
+            for sample in range(samples):
+                for screen in (screens if sample % 2 == 0 else list(reversed(screens))):
+                    time.sleep(random.uniform(0.1, 0.3))  # lands anywhere in the frame interval
+                    elapsed, _ = screen.request({"command": "capture", "path": f"{OUT}/shutter.jpg", "overwrite": True})
+                    times[screen.name].append(elapsed * 1000)
+        finally:
+            for screen in screens:
+                screen.stop()
+        print(f"  shutter {kind} {w}x{h}: " + ", ".join(f"{name} p50 {median(t):.1f} ms" for name, t in times.items()),
+              file=sys.stderr, flush=True)
+
+        def text(name):
+            return f"p50 {median(times[name]):.1f} ms, p95 {percentile(times[name], 0.95):.1f} ms" if name in times else ""
+        row(f"shutter latency {w}x{h}, {kind}, in a running session (socket request → photo saved, {samples} photos)",
+            text("gstcam"), "— (frame interval 33 ms)", "—", text("before"))
+
+
+def switching(samples, rounds):
+    figures = {}
+    for variant in VARIANTS:
+        screen = Screen(CAMERA, 1280, 720, (CAMERA, OTHER_CAMERA), variant)
+        try:
+            times = []
+            for _ in range(samples):
+                time.sleep(0.3)
+                _, reply = screen.request({"command": "switch"})
+                found = re.search(r" in (\d+) ms", reply.get("message", ""))
+                if found:
+                    times.append(int(found.group(1)))
+        finally:
+            screen.stop()
+        figures[variant[0]] = times
+    cold = alternate([("gst-launch", gst_launch(f"v4l2src device={OTHER_CAMERA} num-buffers=1", raw_caps(1280, 720),
+                                                "fakesink"), {})], rounds, "first frame")
+    cold_ms = median([r.wall for r in cold["gst-launch"]]) * 1000
+    def text(times):
+        return f"p50 {median(times):.0f} ms, p95 {percentile(times, 0.95):.0f} ms"
+    times = figures["gstcam"]
+    before = figures.get("before")
+    row(f"camera switch 1280x720 in a running session (request → new camera's first frame, {len(times)} switches)",
+        text(times), f"{cold_ms:.0f} ms: a new `gst-launch-1.0 v4l2src num-buffers=1 ! fakesink` process",
+        ratio(median(times), cold_ms), text(before) if before else "", ratio(median(before), cold_ms) if before else "")
+
+
+# --- bursts ----------------------------------------------------------------------------------------------------
+
+def photo_rate(folder):
+    """Photos per second between the first and the last file written (mtimes)."""
+    times = sorted(os.stat(os.path.join(folder, name)).st_mtime_ns for name in os.listdir(folder))
+    return (len(times) - 1) / ((times[-1] - times[0]) / 1e9) if len(times) > 1 else 0
+
+
+def bursts(count, rounds):
+    for w, h in ((1280, 720), (1920, 1080)):
+        contenders = gstcams(["capture", "--immediate", "--count", str(count), "--device", CAMERA, "--width", str(w),
+                              "--height", str(h), "-o", "{folder}/b-%04d.jpg"]) + [
+            ("gst-launch", gst_launch(f"v4l2src device={CAMERA} num-buffers={count}", raw_caps(w, h), "jpegenc",
+                                      "multifilesink location={folder}/b-%04d.jpg"), {}),
+        ]
+        rates = {name: [] for name, _, _ in contenders}
+        for round_number in range(rounds):
+            for name, command, options in (contenders if round_number % 2 == 0 else reversed(contenders)):
+                folder = tempfile.mkdtemp(dir=OUT)
+                run([part.replace("{folder}", folder) for part in command], **options)
+                rates[name].append(photo_rate(folder))
+                if len(os.listdir(folder)) != count:
+                    sys.exit(f"bench: {name} burst wrote {len(os.listdir(folder))} photos, not {count}")
+                subprocess.run(["rm", "-rf", folder])
+            print(f"  burst {w}x{h} round {round_number + 1}: gstcam {rates['gstcam'][-1]:.1f}/s, "
+                  f"gst-launch {rates['gst-launch'][-1]:.1f}/s", file=sys.stderr, flush=True)
+        g, p = median(rates["gstcam"]), median(rates["gst-launch"])
+        b = median(rates["before"]) if "before" in rates else None
+        row(f"burst {w}x{h}, {count} photos (`capture --count`), photos/s vs "
+            "`gst-launch-1.0 v4l2src ! jpegenc ! multifilesink`", f"{g:.1f} /s", f"{p:.1f} /s", ratio(g, p),
+            f"{b:.1f} /s" if b else "", ratio(b, p) if b else "")
+
+
+# --- controls --------------------------------------------------------------------------------------------------
+
+def controls(rounds):
+    set_results = alternate(gstcams(["set", "--device", CAMERA, "brightness=60"]) + [
+        ("v4l2-ctl", ["v4l2-ctl", "-d", CAMERA, "-c", "brightness=60"], {}),
+    ], rounds, "control set")
+    get_results = alternate(gstcams(["get", "--device", CAMERA, "brightness"]) + [
+        ("v4l2-ctl", ["v4l2-ctl", "-d", CAMERA, "-C", "brightness"], {}),
+    ], rounds, "control get")
+    report_processes("control set (`gstcam set brightness=60`)", set_results, {"v4l2-ctl": "`v4l2-ctl -c brightness=60`"})
+    report_processes("control get (`gstcam get brightness`)", get_results, {"v4l2-ctl": "`v4l2-ctl -C brightness`"})
+
+
+def main():
+    parser = argparse.ArgumentParser(description="gstcam against the tools people use (scripts/bench).")
+    parser.add_argument("--runs", type=int, default=9, help="rounds of alternating runs per row (default 9)")
+    parser.add_argument("--seconds", type=int, default=8, help="preview length (default 8)")
+    parser.add_argument("--samples", type=int, default=30, help="photos/switches in a session (default 30)")
+    parser.add_argument("--burst", type=int, default=60, help="photos per burst (default 60)")
+    parser.add_argument("--only", default="photo,mjpeg,preview,shutter,burst,switch,controls",
+                        help="comma-separated parts (default: all)")
+    options = parser.parse_args()
+    parts = options.only.split(",")
+    # The virtual camera gives its device nodes the time of the process's first look at them, so GStreamer's
+    # v4l2 plugin (whose registry entry depends on /dev/video*) sees the devices "change" whenever a second has
+    # passed, and rescans every plugin (gst-plugin-scanner, ~80 ms) in whichever process comes next: noise that
+    # real device nodes do not make. The registry is brought up to date once, then left alone for every run.
+    subprocess.run(["gst-inspect-1.0", "v4l2src"], env=environment(), stdout=subprocess.DEVNULL, check=True)
+    os.environ["GST_REGISTRY_UPDATE"] = "no"
+    try:
+        if "photo" in parts: photos(options.runs)
+        if "mjpeg" in parts: mjpeg_photos(options.runs)
+        if "preview" in parts: previews(max(3, options.runs // 2), options.seconds)
+        if "shutter" in parts: shutter(options.samples)
+        if "burst" in parts: bursts(options.burst, max(3, options.runs // 2))
+        if "switch" in parts: switching(options.samples, options.runs)
+        if "controls" in parts: controls(options.runs)
+    finally:
+        subprocess.run(["rm", "-rf", OUT])
+    print()
+    if len(VARIANTS) > 1:
+        print(f"| what | gstcam | peer | ratio (gstcam / peer) | before ({os.environ.get('GSTCAM_BEFORE_NAME', 'before')}) | ratio before |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for what, gstcam, peer, r, before, before_ratio in ROWS:
+            print(f"| {what} | {gstcam} | {peer} | {r} | {before} | {before_ratio} |")
+    else:
+        print("| what | gstcam | peer | ratio (gstcam / peer) |")
+        print("| --- | --- | --- | --- |")
+        for what, gstcam, peer, r, _, _ in ROWS:
+            print(f"| {what} | {gstcam} | {peer} | {r} |")
+
+
+main()
