@@ -4,6 +4,7 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 #include <gst/video/navigation.h>
 #include <gst/tag/tag.h>
@@ -35,6 +36,10 @@ static inline gboolean gstcam_is_bin(gpointer object) { return GST_IS_BIN(object
 static inline GstBin *gstcam_as_bin(gpointer object) { return GST_BIN(object); }
 static inline GstAppSink *gstcam_as_app_sink(GstElement *element) { return GST_APP_SINK(element); }
 static inline gboolean gstcam_is_app_sink(GstElement *element) { return GST_IS_APP_SINK(element); }
+// Pushes a sample's buffer (and its caps, when they changed) into an appsrc; the sample stays the caller's.
+static inline GstFlowReturn gstcam_app_src_push_sample(GstElement *element, GstSample *sample) {
+    return gst_app_src_push_sample(GST_APP_SRC(element), sample);
+}
 
 // Typed single-property setters replace the variadic g_object_set.
 static inline void gstcam_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }
@@ -45,6 +50,12 @@ static inline void gstcam_set_caps(gpointer object, const char *name, GstCaps *v
 
 // A typed single-property getter replaces the variadic g_object_get.
 static inline gint gstcam_get_int(gpointer object, const char *name) { gint v = 0; g_object_get(object, name, &v, NULL); return v; }
+static inline guint64 gstcam_get_uint64(gpointer object, const char *name) { guint64 v = 0; g_object_get(object, name, &v, NULL); return v; }
+// The name of the factory an element was made by ("ximagesink"), or NULL.
+static inline const gchar *gstcam_element_factory_name(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    return factory ? gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory)) : NULL;
+}
 
 // A caps-typed property as a newly allocated string (g_object_get is variadic).
 static inline gchar *gstcam_get_caps_string(gpointer object, const char *name) {

@@ -21,6 +21,9 @@ public enum CameraError: Error, Equatable, Sendable {
     /// A camera selector (index, path, id, name fragment) matched no camera or more than one.
     case unknownCamera(selector: String, available: [String])
     case ambiguousCamera(selector: String, matches: [String])
+    /// "Next camera" with no other camera that can be used: `device` is the one streaming (nil: a pipeline
+    /// without a camera), `unusable` the other cameras with why each cannot be used.
+    case noOtherCamera(device: String?, unusable: [String])
 
     // MARK: Pipelines
     /// The camera and the pipeline could not agree on a format/size/rate.

@@ -16,9 +16,9 @@ extension CameraError: CustomStringConvertible {
             if let holder { return "\(path) is in use by \(holder). Close that program and try again." }
             return "\(path) is in use by another program. Close it (e.g. a browser tab or video call) and try again."
         case let .heldByCameraScreen(path, pid):
-            return "the gstcam camera screen (PID \(pid)) holds \(path); quit it (q or Esc in its window, or kill \(pid)), "
-                + "or take the photo through it: plain `gstcam capture` (with -o FILE or --dir DIR; a burst, -o - and "
-                + "--format png need the camera itself)."
+            return "our own camera screen (gstcam preview, PID \(pid)) holds \(path); quit it (q or Esc in its window, or "
+                + "kill \(pid)), or take photos through it: `gstcam capture` without --count is served by the screen "
+                + "(-o, --dir, --format, --flash, -o - too); a burst (--count) needs the camera itself."
         case let .notCaptureDevice(path, reason):
             return "\(path) is not a video capture device (\(reason)). Choose another one: gstcam devices"
         case let .deviceGone(path):
@@ -27,6 +27,10 @@ extension CameraError: CustomStringConvertible {
             return "\(operation) on \(path) failed: \(Self.errnoText(errno))."
         case let .unknownCamera(selector, available):
             return "No camera matches \"\(selector)\". " + Self.listing(available, none: "This machine has no camera.")
+        case let .noOtherCamera(device, unusable):
+            let only = device.map { "\($0) is the only camera that can be used" } ?? "this pipeline shows no camera to switch from"
+            return "No other camera to switch to: \(only)"
+                + (unusable.isEmpty ? "." : "; the others cannot be used:\n" + unusable.map { "  \($0)" }.joined(separator: "\n"))
         case let .ambiguousCamera(selector, matches):
             return "\"\(selector)\" matches more than one camera; be more specific:\n"
                 + matches.map { "  \($0)" }.joined(separator: "\n")

@@ -50,6 +50,17 @@ public final class CameraControls: Sendable {
         try describe(try query(named: name).query, className: nil)
     }
 
+    /// Throws what `set(_:to:)` would throw for a name or value before anything is written (unknown name,
+    /// read-only, a value the control cannot take), so several settings can be checked before any is made.
+    /// The driver may still refuse a checked value (an inactive control).
+    public func check(_ name: String, value text: String) throws(CameraError) {
+        let control = try describe(try query(named: name).query, className: nil)
+        guard control.type != .controlClass, !control.flags.contains(.readOnly) else {
+            throw .controlReadOnly(name: control.name, device: devicePath)
+        }
+        _ = try ControlValueParser.parse(text, for: control)
+    }
+
     /// Sets a control from text — a number, "60%", a menu item name, true/false — and returns the control as
     /// read back afterwards, so `value` is what the driver actually applied.
     /// - Throws: `controlUnknown`, `controlReadOnly`, `controlOutOfRange` (with the range), `controlBadValue`,

@@ -21,6 +21,14 @@ public enum AppSink {
     }
 }
 
+extension AppSink {
+    /// Hands every sample of the appsink `sink` to the appsrc `source` (of another pipeline, e.g. a decoder that
+    /// posts on a bus of its own), on the streaming thread.
+    public static func forwardSamples(of sink: Element, to source: Element) {
+        setSampleHandler(sink) { sample in _ = gstcam_app_src_push_sample(source.pointer, sample) }
+    }
+}
+
 private final class SampleHandler: Sendable {
     let body: @Sendable (OpaquePointer) -> Void
     init(_ body: @escaping @Sendable (OpaquePointer) -> Void) { self.body = body }

@@ -43,6 +43,12 @@ public final class Element: @unchecked Sendable {
 
     func int(_ name: String) -> Int32 { gstcam_get_int(pointer, name) }
 
+    /// A guint64 property (e.g. ximagesink's "window-width").
+    public func uint64(_ name: String) -> UInt64 { UInt64(gstcam_get_uint64(pointer, name)) }
+
+    /// The factory the element was made by ("ximagesink"), nil for elements made without one.
+    public var factoryName: String? { gstcam_element_factory_name(pointer).map { String(cString: $0) } }
+
     /// A bin's child by name, searching nested bins; nil for a missing name or a non-bin.
     public func child(named name: String) -> Element? {
         guard gstcam_is_bin(pointer) != 0, let found = gst_bin_get_by_name(gstcam_as_bin(pointer), name) else { return nil }

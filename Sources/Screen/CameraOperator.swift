@@ -19,6 +19,22 @@ public final class CameraOperator: Sendable {
         var lastCount = 0
         var lastTime = ContinuousClock.now
         var framesPerSecond = 0.0
+        /// When photos fire the flash (`l`, the socket's "flash", `--flash MODE`); it stays across cameras.
+        var flashMode = FlashMode.off
+        /// Seconds the shutter key counts down first (0: none).
+        var timerSeconds = 0
+    }
+
+    /// Seconds the screen's shutter counts down before the photo (0: at once).
+    var timerSeconds: Int {
+        get { state.withLock { $0.timerSeconds } }
+        set { state.withLock { $0.timerSeconds = newValue } }
+    }
+
+    /// When the screen's photos fire the flash.
+    var flashMode: FlashMode {
+        get { state.withLock { $0.flashMode } }
+        set { state.withLock { $0.flashMode = newValue } }
     }
 
     private let state: Mutex<State>
@@ -104,13 +120,15 @@ public final class CameraOperator: Sendable {
         /// "continuous", "manual", "once" or nil when focus cannot be controlled.
         public var focus: String?
         public var frames: Int
+        /// The flash mode photos use; nil when the camera has no flash.
+        public var flash: FlashMode?
         /// The recording in progress: its file and figures.
         public var recording: (path: String, progress: RecordingProgress)?
 
         public static func == (a: Status, b: Status) -> Bool {
             a.camera == b.camera && a.device == b.device && a.width == b.width && a.height == b.height
                 && a.framesPerSecond == b.framesPerSecond && a.zoom == b.zoom && a.torch == b.torch && a.focus == b.focus
-                && a.frames == b.frames && a.recording?.path == b.recording?.path
+                && a.frames == b.frames && a.recording?.path == b.recording?.path && a.flash == b.flash
         }
     }
 
@@ -129,7 +147,8 @@ public final class CameraOperator: Sendable {
         }
         return Status(camera: cameraName, device: session.device, width: session.configuration.width,
                       height: session.configuration.height, framesPerSecond: state.withLock { $0.framesPerSecond },
-                      zoom: session.zoom.factor, torch: torch, focus: focus, frames: session.frameCount,
+                      zoom: (session.zoom.factor * 100).rounded() / 100, torch: torch, focus: focus, frames: session.frameCount,
+                      flash: controls?.hasFlash == true ? flashMode : nil,
                       recording: session.currentRecording.map { ($0.path, $0.progress) })
     }
 
@@ -143,6 +162,8 @@ public final class CameraOperator: Sendable {
             parts.insert("● REC \(seconds / 60):\(String(format: "%02d", seconds % 60))", at: 0)
         }
         parts.append(status.torch.map { $0 ? "torch on" : "torch off" } ?? "no torch")
+        if let flash = status.flash { parts.append("flash \(flash.rawValue)") }
+        if timerSeconds > 0 { parts.append("timer \(timerSeconds) s") }
         switch status.focus {
         case "continuous": parts.append("AF-C")
         case "once": parts.append("AF-S")
@@ -168,6 +189,8 @@ public final class CameraOperator: Sendable {
         switch error {
         case .torchUnavailable: "Torch not available on this camera"
         case .focusUnavailable: "Focus not available on this camera"
+        case .flashUnavailable: "Flash not available on this camera"
+        case let .noOtherCamera(device?, _): "No other camera to switch to: \(device) is the only one that can be used"
         default: error.description
         }
     }
@@ -187,12 +210,30 @@ public final class CameraOperator: Sendable {
 
     private func performThrowing(_ action: CameraAction) async throws -> CameraActionOutcome {
         switch action {
-        case .capture:
-            return saved(try await session.capturePhoto(into: library))
-        case let .captureTo(path, overwrite):
-            return saved(try await session.capturePhoto(to: path, overwrite: overwrite))
-        case let .captureInto(directory):
-            return saved(try await session.capturePhoto(into: PhotoLibrary(directory: directory, environment: library.environment)))
+        case let .capture(destination, format, flash):
+            let session = self.session
+            let decision = await session.flashDecision(flash ?? flashMode)
+            let photo = switch destination {
+            case .gallery:
+                try await session.capturePhoto(into: library, format: format ?? .jpeg, flash: decision.fires)
+            case let .file(path, overwrite):
+                try await session.capturePhoto(to: path, format: format, overwrite: overwrite, flash: decision.fires)
+            case let .folder(directory):
+                try await session.capturePhoto(into: PhotoLibrary(directory: directory, environment: library.environment),
+                                               format: format ?? .jpeg, flash: decision.fires)
+            }
+            var outcome = saved(photo)
+            outcome.flashFired = decision.fires
+            if decision.fires { outcome.message += " (flash)" }
+            return outcome
+        case let .flash(mode):
+            let mode = mode ?? flashMode.next
+            // A mode that would fire needs a flash; the test pattern and cameras without one say so.
+            if mode != .off, !(try requireControls("Flash").hasFlash) {
+                throw CameraError.flashUnavailable(device: session.device ?? "")
+            }
+            state.withLock { $0.flashMode = mode }
+            return CameraActionOutcome(message: "Flash: \(mode.title)")
         case .toggleTorch:
             let controls = try requireControls("Torch")
             let now = try controls.torchState()
@@ -253,6 +294,13 @@ public final class CameraOperator: Sendable {
             let video = try await recording.stop()
             let name = video.path.split(separator: "/").last.map(String.init) ?? video.path
             return CameraActionOutcome(message: "Saved \(name) (\(String(format: "%.1f", video.duration.inSeconds)) s)", video: video)
+        case .cycleTimer:
+            let steps = CameraAction.timerSteps
+            let next = steps[((steps.firstIndex(of: timerSeconds) ?? 0) + 1) % steps.count]
+            timerSeconds = next
+            return CameraActionOutcome(message: next == 0 ? "Self-timer off" : "Self-timer: \(next) s")
+        case .toggleScan:
+            return CameraActionOutcome(message: "Scanning needs the camera screen", isError: true)  // CameraScreen does it
         case .quit:
             return CameraActionOutcome(message: "Quit")
         }

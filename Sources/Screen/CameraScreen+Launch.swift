@@ -21,10 +21,16 @@ public struct ScreenLaunch: Sendable {
     public var switchEvery: Double?
     /// Wait for a camera that goes away (else end with its failure).
     public var waitsForCamera: Bool
+    /// When photos fire the flash, until `l` or the socket changes it.
+    public var flash: FlashMode
+    /// Seconds the shutter key counts down first (0: none), until `T` changes it.
+    public var timer: Int
 
     public init(configuration: CameraConfiguration, output: PreviewOutput, duration: Double? = nil, json: Bool = false,
                 picker: Bool = false, library: PhotoLibrary = PhotoLibrary(), switchEvery: Double? = nil,
-                waitsForCamera: Bool = true) {
+                waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0) {
+        self.flash = flash
+        self.timer = timer
         self.configuration = configuration
         self.output = output
         self.duration = duration
@@ -45,7 +51,10 @@ extension CameraScreen {
         let session = try CameraSession(configuration: configuration)
         let window = launch.output == .none || launch.output == .terminal ? nil : CameraWindow(session: session)
         let terminal: TerminalView? = launch.output == .terminal ? try TerminalView(session: session) : nil
-        return CameraScreen(cameraOperator: CameraOperator(session: session, library: launch.library),
+        let cameraOperator = CameraOperator(session: session, library: launch.library)
+        cameraOperator.flashMode = launch.flash
+        cameraOperator.timerSeconds = launch.timer
+        return CameraScreen(cameraOperator: cameraOperator,
                             surface: window ?? terminal, configuration: configuration, monitor: CameraMonitor(),
                             waitsForCamera: launch.waitsForCamera, picker: launch.picker, json: launch.json)
     }
@@ -55,7 +64,7 @@ extension CameraScreen {
     /// start's failure, or the camera failure the screen ended with. SIGUSR1 takes a photo meanwhile.
     public func present(_ launch: ScreenLaunch, adjust: (CameraSession) async throws -> Void) async throws -> Ending? {
         let terminal = surface as? TerminalView
-        let shutter = SignalAction(SIGUSR1) { Task { await self.perform(.capture) } }
+        let shutter = SignalAction(SIGUSR1) { Task { await self.perform(.capture()) } }
         // SIGUSR2 starts and stops a recording, as `r` does.
         let recorder = SignalAction(SIGUSR2) { Task { await self.perform(.toggleRecording) } }
         defer {
@@ -84,6 +93,8 @@ extension CameraScreen {
         await run(duration: launch.duration, printFigures: !launch.picker && launch.output != .terminal)
         stop()
         terminal?.restore()
+        // The terminal view showed "Saved NAME" in its status line; the paths follow once its screen is gone.
+        for photo in state.withLock({ $0.photosNotPrinted }) { printSaved(photo) }
         if let failure = unrecoveredFailure { throw failure }
         return endedBy
     }

@@ -19,6 +19,8 @@ protocol ScreenView: Sendable {
     func showLastingMessage(_ text: String?)
     /// Shows `session` from now on; called before that session starts.
     func follow(_ session: CameraSession)
+    /// The self-timer's seconds left, large in the middle of the picture; nil removes them.
+    func showCountdown(_ seconds: Int?)
 }
 
 extension CameraWindow: ScreenView {
@@ -62,6 +64,12 @@ public final class CameraScreen: Sendable {
         var failure: CameraError?
         /// "No frames from … for N s" while the camera sends nothing.
         var stallNotice: String?
+        /// Photos taken in the terminal view, printed when it has given the terminal back.
+        var photosNotPrinted: [Photo] = []
+        /// The self-timer counting down to a photo (Esc cancels it).
+        var countdown: Task<Void, Never>?
+        /// Code scanning (`s`): the scanner and the task showing its codes.
+        var scanning: (scanner: CodeScanner, reader: Task<Void, Never>)?
     }
 
     let state = Mutex(State())
@@ -98,6 +106,7 @@ public final class CameraScreen: Sendable {
     }
 
     private func stopSessions() {
+        state.withLock { $0.scanning }?.scanner.stop()
         session.stop()
         for helper in state.withLock({ Array($0.helpers.values) }) { helper.stop() }
     }
@@ -121,7 +130,13 @@ public final class CameraScreen: Sendable {
             let factor = session.zoom.factor * pow(1.25, steps)
             await perform(.zoom(factor: factor))
         case let .key(name):
+            // Esc during a countdown cancels the photo, not the screen.
+            if name == "Escape", cancelCountdown() { return }
             guard let action = CameraAction(key: name) else { return }
+            if action == .capture(), cameraOperator.timerSeconds > 0 {
+                startCountdown(cameraOperator.timerSeconds)
+                return
+            }
             await perform(action)
         case let .windowClosed(reason):
             if !reason.isEmpty, !reason.contains("window was closed"), reason != "Quit requested" { Standard.error.write("gstcam: the window failed: \(reason)\n") }
@@ -146,7 +161,7 @@ public final class CameraScreen: Sendable {
             return outcome
         }
         if case let .focus(point) = action { surface?.showFocusSquare(at: point) }
-        let outcome = await cameraOperator.perform(action)
+        let outcome = action == .toggleScan ? toggleScan() : await cameraOperator.perform(action)
         if action == .nextCamera, !outcome.isError, let device = session.device, let server = server.withLock({ $0 }) {
             server.move(to: RemoteSocketPath.path(forDevice: device))
         }
@@ -155,15 +170,89 @@ public final class CameraScreen: Sendable {
         if outcome.isError {
             Standard.error.write("gstcam: \(outcome.message)\n")
         } else if let photo = outcome.photo, !picker {
-            if json {
-                print(JSONOutput.line(PhotoRecord(photo)))
+            // Not onto the terminal view's screen: a line there would overwrite the status line and shift the picture.
+            if surface is TerminalView {
+                state.withLock { $0.photosNotPrinted.append(photo) }
             } else {
-                print("Saved \(photo.path) (\(photo.width)x\(photo.height))")
+                printSaved(photo)
             }
-            fflush(nil)
         }
         if picker, let photo = outcome.photo { end(.photo(photo)) }
         return outcome
+    }
+
+    /// The self-timer: the seconds left on the screen, then the photo at zero (the frame current then). A second
+    /// shutter press while it counts is ignored.
+    func startCountdown(_ seconds: Int) {
+        let started: Bool = state.withLock { state in
+            guard state.countdown == nil else { return false }  // already counting
+            state.countdown = Task {
+                for left in stride(from: seconds, to: 0, by: -1) {
+                    self.surface?.showCountdown(left)
+                    try? await Task.sleep(for: .seconds(1))
+                    if Task.isCancelled { break }
+                }
+                self.surface?.showCountdown(nil)
+                let cancelled = Task.isCancelled
+                self.state.withLock { $0.countdown = nil }
+                if !cancelled { await self.perform(.capture()) }
+            }
+            return true
+        }
+        _ = started
+    }
+
+    /// Stops a running countdown (no photo); false when none runs.
+    @discardableResult
+    func cancelCountdown() -> Bool {
+        guard let countdown = state.withLock({ state -> Task<Void, Never>? in
+            defer { state.countdown = nil }
+            return state.countdown
+        }) else { return false }
+        countdown.cancel()
+        surface?.showCountdown(nil)
+        surface?.showMessage("Self-timer cancelled", for: .milliseconds(1500))
+        return true
+    }
+
+    /// Starts or stops reading codes from the session shown: each new code shows on the screen for 5 s and is
+    /// printed (its text, or JSON) unless the terminal view holds stdout.
+    func toggleScan() -> CameraActionOutcome {
+        if let running = state.withLock({ state -> (scanner: CodeScanner, reader: Task<Void, Never>)? in
+            defer { state.scanning = nil }
+            return state.scanning
+        }) {
+            running.scanner.stop()
+            running.reader.cancel()
+            return CameraActionOutcome(message: "Scanning off")
+        }
+        do {
+            let scanner = try CodeScanner.start(on: session)
+            let codes = scanner.codes()
+            let reader = Task {
+                for await code in codes {
+                    self.surface?.showMessage("\(code.type): \(code.text)", for: .seconds(5))
+                    if !(self.surface is TerminalView) {
+                        print(self.json ? JSONOutput.line(CodeRecord(type: code.type, text: code.text)) : code.text)
+                        fflush(nil)
+                    }
+                }
+            }
+            state.withLock { $0.scanning = (scanner, reader) }
+            return CameraActionOutcome(message: "Scanning for codes")
+        } catch {
+            return CameraActionOutcome(message: "\(error)", isError: true)
+        }
+    }
+
+    /// "Saved PATH (WxH)", or the photo's JSON line.
+    func printSaved(_ photo: Photo) {
+        if json {
+            print(JSONOutput.line(PhotoRecord(photo)))
+        } else {
+            print("Saved \(photo.path) (\(photo.width)x\(photo.height))")
+        }
+        fflush(nil)
     }
 
     /// The loop: the status line twice a second, figures once a second (unless a picker or the terminal

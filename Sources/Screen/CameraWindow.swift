@@ -16,6 +16,9 @@ final class CameraWindow: Sendable {
     static let statusElement = "status"
     static let messageElement = "message"
     static let focusLayerElement = "focus-layer"
+    static let windowSizeElement = "window-size"
+    static let countdownElement = "countdown"
+    static let sinkElement = "display"
 
     struct State {
         var branch: Element?
@@ -30,6 +33,11 @@ final class CameraWindow: Sendable {
         var lastingMessage: String?
         /// The window's last picture, to draw the overlays again over it when no frame comes.
         var stillFrame: StillFrame?
+        /// The size frames enter the window branch with (the session's), and the size they are scaled to.
+        var frameSize = (width: 0, height: 0)
+        var fit: WindowFit?
+        /// Follows the size of a window whose sink does not scale (WindowFit).
+        var resizeWatch: Task<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -40,6 +48,7 @@ final class CameraWindow: Sendable {
 
     /// Draws into `session`'s window branch once the session adds it (make the call before `session.start()`).
     public func show(_ session: CameraSession) {
+        state.withLock { $0.frameSize = (session.configuration.width, session.configuration.height) }
         session.observeWindowBranch(added: { [weak self] branch in self?.attach(to: branch) },
                                     failed: { [weak self] reason in self?.deliver(.windowClosed(reason: reason)) })
     }
@@ -107,6 +116,12 @@ final class CameraWindow: Sendable {
         }
     }
 
+    /// The self-timer's seconds left, large in the middle of the picture (nil: none).
+    func showCountdown(_ seconds: Int?) {
+        element(Self.countdownElement)?.set("text", seconds.map(String.init) ?? "")
+        state.withLock { $0.stillFrame }?.redraw()
+    }
+
     /// The focus square at a point of the picture; it fades by itself.
     func showFocusSquare(at point: NormalizedPoint) {
         state.withLock { $0.focusSquare = FocusSquare(center: point, shownAt: .now) }
@@ -137,6 +152,7 @@ final class CameraWindow: Sendable {
         branch.child(named: Self.messageElement)?.set("text", message)
         let still = branch.child(named: Self.statusElement).flatMap { StillFrame(branch: branch, overlay: $0) }
         state.withLock { $0.stillFrame = still }
+        fitWindow(in: branch)
         if let input = branch.staticPad("sink") {
             // Navigation events travel upstream out of the branch towards the tee; they stop here.
             let pad = ProbedPad(input)
@@ -165,6 +181,39 @@ final class CameraWindow: Sendable {
                 return GST_PAD_PROBE_OK
             }
         }
+    }
+
+    /// Opens the window no larger than the screen, and scales the picture to the window as it is resized where
+    /// the sink does not (WindowFit).
+    private func fitWindow(in branch: Element) {
+        guard let sizer = branch.child(named: Self.windowSizeElement) else { return }
+        let frame = state.withLock { $0.frameSize }
+        let fit = WindowFit.initial(frame: frame, screen: DisplayCheck.x11ScreenSize())
+        sizer.setCaps("caps", fit.caps)
+        let sink = branch.child(named: Self.sinkElement)
+        let watch = sink.flatMap { sink in
+            WindowFit.nonScalingSinks.contains(sink.factoryName ?? "") ? Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(300))
+                    let window = (Int(sink.uint64("window-width")), Int(sink.uint64("window-height")))
+                    guard let self, window.0 > 0, window.1 > 0 else { continue }
+                    let wanted = WindowFit.fitting(frame, into: window, enlarge: true)
+                    let changed = self.state.withLock { state in
+                        defer { state.fit = wanted }
+                        return state.fit != wanted
+                    }
+                    if changed { sizer.setCaps("caps", wanted.caps) }
+                }
+            } : nil
+        }
+        let previous = state.withLock { state in
+            defer {
+                state.fit = fit
+                state.resizeWatch = watch
+            }
+            return state.resizeWatch
+        }
+        previous?.cancel()
     }
 
     /// Where red, green and blue sit in the 4-byte formats the focus layer can draw on.

@@ -129,6 +129,22 @@ enum DisplayCheck {
     /// the check's connection would make the window sink's own, a moment later, fail now and then.
     private static let keptConnections = Mutex<[UInt]>([])
 
+    private typealias ScreenOfDisplay = @convention(c) (OpaquePointer?) -> Int32
+    private typealias DisplayDimension = @convention(c) (OpaquePointer?, Int32) -> Int32
+
+    /// The size of the X screen a check connected to (its default screen), nil without such a connection: the
+    /// window is opened no larger than it.
+    static func x11ScreenSize() -> (width: Int, height: Int)? {
+        guard let connection = keptConnections.withLock({ $0.first }).flatMap({ OpaquePointer(bitPattern: $0) }),
+              let library = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL),
+              let screenOf = dlsym(library, "XDefaultScreen"), let width = dlsym(library, "XDisplayWidth"),
+              let height = dlsym(library, "XDisplayHeight") else { return nil }
+        let screen = unsafeBitCast(screenOf, to: ScreenOfDisplay.self)(connection)
+        let size = (Int(unsafeBitCast(width, to: DisplayDimension.self)(connection, screen)),
+                    Int(unsafeBitCast(height, to: DisplayDimension.self)(connection, screen)))
+        return size.0 > 0 && size.1 > 0 ? size : nil
+    }
+
     /// XOpenDisplay through dlopen (no libX11 link for a command that may never open a window), on a thread of
     /// its own so a server that accepts but never answers costs 3 s, not a hang.
     static func openDisplayFailure(_ display: String) -> String? {

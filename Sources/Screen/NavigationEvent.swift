@@ -33,7 +33,14 @@ enum NavigationEvent {
         case GST_NAVIGATION_EVENT_KEY_PRESS:
             var key: UnsafePointer<gchar>?
             guard gst_navigation_event_parse_key_event(event, &key) != 0, let key else { return nil }
-            return .key(String(cString: key))
+            // X sinks name the key's unshifted symbol ("t" for shift+t) and give Shift as a modifier.
+            var state = GST_NAVIGATION_MODIFIER_NONE
+            let name = String(cString: key)
+            if gst_navigation_event_parse_modifier_state(event, &state) != 0, state.rawValue & GST_NAVIGATION_MODIFIER_SHIFT_MASK.rawValue != 0,
+               name.count == 1, name.first?.isLowercase == true {
+                return .key(name.uppercased())
+            }
+            return .key(name)
         default:
             return nil
         }

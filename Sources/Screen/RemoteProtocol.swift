@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Controls
 import MediaFiles
+import Session
 import V4L2
 
 /// The line-based JSON protocol of a running camera screen (docs/camera-screen.md): one JSON object per line
@@ -50,19 +51,29 @@ enum RemoteRequest: Equatable {
             case let (.success(o), .success(p), .success(d)): (overwrite, path, directory) = (o, p, d)
             }
             if path != nil, directory != nil { return .failure(RemoteProtocolError("give \"path\" or \"directory\", not both")) }
+            let format: PhotoFormat?, flash: FlashMode?
+            switch (field("format", String.self, "\"jpeg\" or \"png\""), field("flash", String.self, "\"off\", \"on\" or \"auto\"")) {
+            case let (.failure(error), _), let (_, .failure(error)): return .failure(error)
+            case let (.success(formatName), .success(flashName)):
+                format = formatName.flatMap { PhotoFormat(rawValue: $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased()) }
+                if let formatName, format == nil { return .failure(RemoteProtocolError("unknown \"format\" \"\(formatName)\": jpeg or png")) }
+                flash = flashName.flatMap { FlashMode(rawValue: $0.lowercased()) }
+                if let flashName, flash == nil { return .failure(RemoteProtocolError("unknown \"flash\" \"\(flashName)\": off, on or auto")) }
+            }
             if let path {
                 guard path.hasPrefix("/") else { return .failure(RemoteProtocolError("\"path\" must be absolute: \(path)")) }
-                return .success(.action(.captureTo(path: path, overwrite: overwrite ?? false)))
+                if let problem = PhotoFormat.problem(writing: format, to: path) { return .failure(RemoteProtocolError(problem)) }
+                return .success(.action(.capture(.file(path: path, overwrite: overwrite ?? false), format: format, flash: flash)))
             }
             if let directory {
                 guard directory.hasPrefix("/") else { return .failure(RemoteProtocolError("\"directory\" must be absolute: \(directory)")) }
                 if let problem = problemWithDirectory(directory) { return .failure(problem) }
-                return .success(.action(.captureInto(directory: directory)))
+                return .success(.action(.capture(.folder(directory), format: format, flash: flash)))
             }
-            return .success(.action(.capture))
+            return .success(.action(.capture(format: format, flash: flash)))
         case "zoom":
             switch field("factor", Double.self, "a number: the zoom factor, 1 (no zoom) or more") {
-            case .failure: return .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1…8) or \"step\" (in, out, reset)"))
+            case .failure: return .failure(RemoteProtocolError(zoomNeeds))
             case let .success(factor?):
                 // As `--zoom`: 1 is no zoom; below it (0, negative) there is nothing to show.
                 guard factor.isFinite, factor >= 1 else {
@@ -75,7 +86,7 @@ enum RemoteRequest: Equatable {
             case "in": return .success(.action(.zoomIn))
             case "out": return .success(.action(.zoomOut))
             case "reset": return .success(.action(.resetZoom))
-            default: return .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1…8) or \"step\" (in, out, reset)"))
+            default: return .failure(RemoteProtocolError(zoomNeeds))
             }
         case "torch":
             switch field("on", Bool.self, "true or false (or left out to toggle)") {
@@ -109,6 +120,16 @@ enum RemoteRequest: Equatable {
             return .success(.action(.stopRecording))
         case "record_status":
             return .success(.recordingStatus)
+        case "flash":
+            switch field("mode", String.self, "\"off\", \"on\" or \"auto\" (or left out to cycle)") {
+            case let .failure(error): return .failure(error)
+            case .success(nil): return .success(.action(.flash(nil)))
+            case let .success(name?):
+                guard let mode = FlashMode(rawValue: name.lowercased()) else {
+                    return .failure(RemoteProtocolError("unknown flash \"mode\" \"\(name)\": off, on or auto"))
+                }
+                return .success(.action(.flash(mode)))
+            }
         default:
             return .failure(RemoteProtocolError("unknown command \"\(command)\": expected one of \(commands.joined(separator: ", "))"))
         }
@@ -133,7 +154,13 @@ enum RemoteRequest: Equatable {
             + "(or the gallery, \(gallery)): create it first")
     }
 
-    static let commands = ["status", "capture", "zoom", "torch", "focus", "switch", "record_start", "record_stop", "record_status"]
+    static let commands = ["status", "capture", "zoom", "torch", "focus", "switch", "flash", "record_start", "record_stop",
+                           "record_status"]
+
+    /// Zoom goes optically first where the camera has it, then digitally; the screen clamps a factor past the
+    /// largest to the largest, as the wheel does, and replies with the zoom it applied.
+    static let zoomNeeds = "zoom needs \"factor\" (a number, 1 or more; past the camera's largest zoom it is clamped to it) "
+        + "or \"step\" (in, out, reset)"
 
     /// One reply line (without the newline): keys sorted, so replies are stable.
     static func encode(_ object: [String: Any]) -> String {
@@ -151,6 +178,7 @@ enum RemoteRequest: Equatable {
             reply["width"] = photo.width
             reply["height"] = photo.height
             reply["milliseconds"] = (photo.duration.inSeconds * 10_000).rounded() / 10
+            reply["flash"] = outcome.flashFired
         }
         if let path = outcome.recordingPath { reply["path"] = path }
         if let video = outcome.video {
@@ -178,6 +206,7 @@ enum RemoteRequest: Equatable {
         reply["device"] = status.device ?? NSNull()
         reply["torch"] = status.torch ?? NSNull()
         reply["focus"] = status.focus ?? NSNull()
+        reply["flash"] = status.flash?.rawValue ?? NSNull()
         return reply
     }
 }

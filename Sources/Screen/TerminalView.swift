@@ -30,6 +30,8 @@ final class TerminalView: ScreenView {
         var frameReader: Task<Void, Never>?
         /// When a frame was last drawn (with the status line under it).
         var lastFrameDrawn = ContinuousClock.now
+        /// The self-timer's seconds left, drawn over the middle of the picture.
+        var countdown: Int?
     }
 
     private var session: CameraSession { state.withLock { $0.session } }
@@ -104,6 +106,10 @@ final class TerminalView: ScreenView {
             $0.message = text
             $0.messageUntil = .now + duration
         }
+    }
+
+    func showCountdown(_ seconds: Int?) {
+        state.withLock { $0.countdown = seconds }
     }
 
     func showFocusSquare(at point: NormalizedPoint) {
@@ -213,6 +219,11 @@ final class TerminalView: ScreenView {
         let now = ContinuousClock.now
         let focus = state.withLock { state in state.focus.flatMap { now < $0.until ? $0.point : nil } }
         var text = (resized ? "\u{1B}[2J" : "") + Self.render(frame, columns: columns, pictureRows: rows - 1, focus: focus)
+        if let countdown = state.withLock({ $0.countdown }) {
+            // Over the middle of the picture, in the focus square's yellow.
+            let label = "  Photo in \(countdown)  "
+            text += "\u{1B}[\(max(1, rows / 2));\(max(1, (columns - label.count) / 2 + 1))H\u{1B}[0m\u{1B}[1;30;48;2;255;214;10m" + label + "\u{1B}[0m"
+        }
         text += statusLine(columns: columns, rows: rows)
         state.withLock { $0.lastFrameDrawn = .now }
         write(text)

@@ -28,7 +28,8 @@ extension CameraSession {
         let cameras = CameraDiscovery.cameras()
         let usable = cameras.filter(\.isAccessible)
         guard let current, usable.count > 1 else {
-            throw CameraError.unknownCamera(selector: "next", available: cameras.map(\.summary))
+            throw CameraError.noOtherCamera(device: current,
+                                            unusable: cameras.filter { !$0.isAccessible && $0.path != current }.map(\.summary))
         }
         let index = usable.firstIndex { $0.path == current }.map { ($0 + 1) % usable.count } ?? 0
         return try await switchCamera(to: usable[index].path)

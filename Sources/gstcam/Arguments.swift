@@ -42,6 +42,35 @@ struct Arguments {
         return value
     }
 
+    /// An option whose value may be left out: `--name VALUE` when VALUE is one of `values`, `--name=VALUE`, or
+    /// bare `--name`, which gives `bare`. Nil when not given; a `--name=VALUE` outside `values` is a usage error.
+    mutating func option(_ name: String, values: [String], bare: String) throws -> String? {
+        var found: String?
+        var index = 0
+        while index < items.count {
+            let item = items[index]
+            if item.hasPrefix(name + "=") {
+                let value = String(item.dropFirst(name.count + 1)).lowercased()
+                guard values.contains(value) else {
+                    throw UsageError("\(name): \"\(value)\" is not one of \(values.joined(separator: ", "))")
+                }
+                found = value
+                items.remove(at: index)
+            } else if item == name {
+                if index + 1 < items.count, values.contains(items[index + 1].lowercased()) {
+                    found = items[index + 1].lowercased()
+                    items.removeSubrange(index...index + 1)
+                } else {
+                    found = bare
+                    items.remove(at: index)
+                }
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
     /// Every value of a repeatable option (`--set a=1 --set b=2`), in order.
     mutating func options(_ name: String) throws -> [String] {
         var values: [String] = []

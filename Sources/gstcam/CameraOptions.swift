@@ -18,7 +18,8 @@ struct CameraOptions {
                              largest size the camera offers. `--width max` (or --height max) takes the largest.
       --fps F                Frames per second: 30, 12.5, 29.97 or a fraction such as 30000/1001; the nearest
                              rate the camera has is used. Default: up to 30 (the preview), any ≥ 1 (a photo).
-      --zoom FACTOR          Zoom, optical first where the camera has it, then digital (e.g. 2.5).
+      --zoom FACTOR          Zoom, optical first where the camera has it, then digital up to 8× more
+                             (e.g. 2.5); a factor past the largest is clamped to it.
       --torch on|off         The camera's torch (flash LED on continuously).
       --focus MODE           auto (continuous), manual:POSITION (0…1), once, or point:X,Y (0…1 each; also
                              sets the exposure point).
@@ -141,7 +142,11 @@ struct CameraOptions {
         case .mode(let mode)?:
             note("Focus: " + Self.describe(try await session.controls().setFocus(mode)))
         case .point(let point)?:
-            let result = try await session.controls().focus(at: point)
+            let controls = try session.controls()
+            let result = try await controls.focus(at: point)
+            // Asked for a point and given nothing (no region of interest, no one-shot focus): a failure, as
+            // --torch on a camera without one is.
+            if result.method == .none { throw CameraError.focusUnavailable(device: controls.devicePath) }
             note("Focus: point (\(point.x), \(point.y)) by \(result.method.rawValue)"
                 + (result.exposurePoint ? ", exposure point set" : "") + (result.focus.map { ", " + Self.describe($0) } ?? ""))
         case nil:

@@ -18,11 +18,18 @@ enum CaptureCommand: Command {
     IMG_<start>_0001.jpg, _0002…, and one line per photo is printed (a JSON object per line with --json).
 
     OPTIONS:
-      -o, --output FILE      Where to write the JPEG; - writes it to standard output. The file appears whole
-                             or not at all.
+      -o, --output FILE      Where to write the photo; - writes it to standard output. The file appears whole
+                             or not at all. Its extension gives the format: .jpg or .jpeg (JPEG), .png (PNG);
+                             another extension (x.webp), or one that contradicts --format, is refused.
       --dir DIR              Save into DIR under a new gallery name instead of the gallery folder.
       --overwrite            Replace FILE if it exists (otherwise an existing file is an error).
-      --flash                Fire the camera's flash LED for the photo.
+      --flash [MODE]         The camera's flash LED for the photo: on (the default of a bare --flash), off,
+                             or auto: fires when the picture is dark (mean luma of a preview frame below 60
+                             of 255); a camera without a flash takes the photo without it in auto, and
+                             fails with on. With --preview, the screen starts in that mode (l changes it).
+      --timer SECONDS        Self-timer: count down (3, 5, 10; up to 60) on stderr, then take the photo at
+                             zero. With --preview, the screen's shutter counts down on the screen instead
+                             (T changes it; Esc cancels a countdown).
       --latest               Point latest.jpg in the photo's folder at the new photo.
       --warmup N             Frames to let pass first so exposure and white balance settle (default 15;
                              0 takes the first frame).
@@ -34,7 +41,8 @@ enum CaptureCommand: Command {
                              interval, the missed intervals are reported (stderr, or "missed_intervals").
                              With -o, PATTERN names the files: shot-%03d.jpg gives shot-001.jpg, shot-002.jpg…;
                              a name without %d gets _0001, _0002… before its extension.
-      --format jpeg|png      The image format (default: from the file name's extension, else jpeg).
+      --format jpeg|png      The image format (default: from the file name's extension, else jpeg); with -o,
+                             the name's extension must agree (--format png -o x.jpg is refused).
       --quality Q            JPEG quality 1…100 (default 85).
       --json                 Print the result as JSON.
       --preview              Show the camera screen first (a window, else the terminal): space or Enter takes
@@ -48,7 +56,8 @@ enum CaptureCommand: Command {
         let directory = try arguments.option("--dir")
         let overwrite = arguments.flag("--overwrite")
         let latest = arguments.flag("--latest")
-        let flash = arguments.flag("--flash")
+        let flashMode = try arguments.option("--flash", values: FlashMode.allCases.map(\.rawValue), bare: "on")
+            .flatMap(FlashMode.init(rawValue:))
         let immediate = arguments.flag("--immediate")
         let warmupOption = try arguments.int("--warmup", minimum: 0)
         let count = try arguments.int("--count", minimum: 0)
@@ -59,18 +68,24 @@ enum CaptureCommand: Command {
         let format = try arguments.option("--format", as: "jpeg or png") { PhotoFormat(rawValue: $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased()) }
         let json = arguments.flag("--json")
         let preview = arguments.flag("--preview")
+        let timer = try arguments.option("--timer", as: "a number of seconds from 0 to 60 (e.g. 3, 5, 10)") { Int($0).flatMap { (0...60).contains($0) ? $0 : nil } } ?? 0
         try arguments.finish()
         if preview {
             if output != nil { throw UsageError("--preview saves into the gallery or --dir DIR, not -o FILE") }
-            return try await PickerScreen.run(camera: camera, directory: directory, json: json)
+            return try await PickerScreen.run(camera: camera, directory: directory, json: json, flash: flashMode ?? .off, timer: timer)
         }
+        let flash = flashMode != nil && flashMode != .off
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
+        if let output, output != "-", let problem = PhotoFormat.problem(writing: format, to: output) {
+            throw UsageError(problem)
+        }
         if output == "-", latest { throw UsageError("--latest needs a saved photo, not -o -") }
         if immediate, let warmupOption, warmupOption != 0 { throw UsageError("--immediate means --warmup 0; give one or the other") }
         let warmup = immediate ? 0 : warmupOption ?? 15
         if interval != nil, count == nil { throw UsageError("--interval needs --count N (use --count 0 to run until Ctrl-C)") }
         if count != nil, output == "-" { throw UsageError("-o - writes one photo; a burst needs files (-o PATTERN or --dir)") }
-        if count != nil, flash { throw UsageError("--flash fires for one photo; it cannot be used with --count") }
+        if count != nil, timer > 0 { throw UsageError("--timer counts down to one photo; for a sequence use --count with --interval") }
+        if count != nil, flash { throw UsageError("--flash fires for one photo; it cannot be used with --count (the LED needs time to recharge between flashes)") }
         let pattern = count == nil ? nil : try output.map { output in
             guard let names = NumberedPhotoNames(pattern: output) else {
                 throw UsageError("-o \(output): a pattern may hold one number (%d, %4d or %04d) and %% for a %")
@@ -78,8 +93,8 @@ enum CaptureCommand: Command {
             return names
         }
 
-        if output != "-", count == nil, !flash, format == nil || format == .jpeg, try ScreenRemote.capture(
-            camera: camera, output: output, directory: directory, overwrite: overwrite, latest: latest, json: json) {
+        if count == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
+                                                         latest: latest, json: json, format: format, flash: flashMode, timer: timer) {
             return
         }
         let choice = try camera.modeChoice(for: .photo)
@@ -94,8 +109,9 @@ enum CaptureCommand: Command {
                 // Counted, not read: frames() would convert each one for nobody.
                 for await number in session.frameNumbers() where number >= warmup { break }
             }
+            await SelfTimer.countDown(timer, cancelled: { interrupt.didFire })
             if output == "-" {
-                try await writeToStandardOutput(session, format: format ?? .jpeg)
+                try await writeToStandardOutput(session, format: format ?? .jpeg, flash: try await flashFires(flashMode ?? .off, session: session))
                 return
             }
             if let count {
@@ -107,9 +123,10 @@ enum CaptureCommand: Command {
                 try await report(photos, interval: interval ?? 0, latest: latest, json: json, mode: mode, interrupt: interrupt)
                 return
             }
+            let fires = try await flashFires(flashMode ?? .off, session: session)
             let photo = output == nil
-                ? try await session.capturePhoto(into: PhotoLibrary(directory: directory), format: format ?? .jpeg, flash: flash)
-                : try await session.capturePhoto(to: output!, format: format, overwrite: overwrite, flash: flash)
+                ? try await session.capturePhoto(into: PhotoLibrary(directory: directory), format: format ?? .jpeg, flash: fires)
+                : try await session.capturePhoto(to: output!, format: format, overwrite: overwrite, flash: fires)
             session.stop()
             if latest { try PhotoLibrary.updateLatestLink(to: photo.path) }
             if json {
@@ -126,6 +143,19 @@ enum CaptureCommand: Command {
             Standard.error.write("gstcam: interrupted; nothing was saved.\n")
             throw ExitRequest(status: .interrupted)
         }
+    }
+
+    /// Whether the flash fires in `mode`; auto's decision is printed to stderr ("Flash: auto, scene luma 23 of
+    /// 255: fires").
+    static func flashFires(_ mode: FlashMode, session: CameraSession) async throws -> Bool {
+        let decision = await session.flashDecision(mode)
+        if mode == .auto {
+            let luma = decision.meanLuma.map { "scene luma \(Int($0.rounded())) of 255 (dark below \(Int(SceneBrightness.darkBelow)))" }
+                ?? "no preview frame to judge the scene by"
+            let hasFlash = (try? session.controls())?.hasFlash ?? false
+            Standard.error.write("Flash: auto, \(luma): " + (decision.fires ? "fires" : hasFlash ? "does not fire" : "this camera has no flash") + "\n")
+        }
+        return decision.fires
     }
 
     /// Prints each photo of a burst or timelapse as it is saved. A failure or Ctrl-C ends the sequence; the
@@ -175,20 +205,29 @@ enum CaptureCommand: Command {
     }
 
     /// `-o -`: the photo is taken into a private temporary folder, copied to stdout and removed.
-    private static func writeToStandardOutput(_ session: CameraSession, format: PhotoFormat) async throws {
-        var template = Array("/tmp/gstcam-stdout-XXXXXX".utf8CString)
-        guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
-            throw CameraError.outputNotWritable(path: "/tmp", reason: "no temporary folder could be made")
-        }
-        defer { rmdir(folder) }
-        let photo = try await session.capturePhoto(to: folder + "/photo." + format.fileExtension, format: format)
-        defer { unlink(photo.path) }
-        session.stop()
+    private static func writeToStandardOutput(_ session: CameraSession, format: PhotoFormat, flash: Bool) async throws {
+        let relay = try StandardOutputRelay(format: format)
         do {
-            let file = try FileDescriptor.open(photo.path, O_RDONLY)
-            try Standard.output.write(bytes: try file.read(count: Int(try file.status().st_size), at: 0))
+            _ = try await session.capturePhoto(to: relay.path, format: format, flash: flash)
         } catch {
-            throw CameraError.writeFailed(path: "standard output", errno: error.code)
+            relay.remove()
+            throw error
         }
+        session.stop()
+        try relay.copyToStandardOutput()
+    }
+}
+
+/// `--timer`: the seconds left on stderr ("Photo in 3… 2… 1…"), one a second; the photo is taken at zero.
+enum SelfTimer {
+    static func countDown(_ seconds: Int, cancelled: () -> Bool = { false }) async {
+        guard seconds > 0 else { return }
+        Standard.error.write("Photo in")
+        for left in stride(from: seconds, to: 0, by: -1) {
+            Standard.error.write(" \(left)…")
+            for _ in 0..<10 where !cancelled() { try? await Task.sleep(for: .milliseconds(100)) }
+            if cancelled() { break }
+        }
+        Standard.error.write("\n")
     }
 }

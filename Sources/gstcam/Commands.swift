@@ -4,6 +4,7 @@ enum Commands {
         PreviewCommand.self,
         CaptureCommand.self,
         RecordCommand.self,
+        ScanCommand.self,
         GalleryCommand.self,
         DevicesCommand.self,
         ControlsCommand.self,

@@ -31,6 +31,8 @@ enum PreviewCommand: Command {
       --duration SECONDS     Stop after this long (default: until q, Esc, the window closing, or Ctrl-C).
       --switch-every SECONDS Switch to the next camera this often (a demo and a soak test); each switch is
                              printed with the time to the new camera's first frame.
+      --flash [MODE]         The flash mode photos start with: off (default), on, auto (fires when the
+                             picture is dark); l cycles it.
       --no-wait              Exit (status 1, with what happened) when the camera goes away instead of waiting
                              for it to come back.
       --json                 Print the figures (and saved photos) as JSON lines.
@@ -48,24 +50,26 @@ enum PreviewCommand: Command {
         let send = try arguments.option("--send")
         let switchEvery = try arguments.option("--switch-every", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
         let noWait = arguments.flag("--no-wait")
+        let flash = try arguments.option("--flash", values: FlashMode.allCases.map(\.rawValue), bare: "on").flatMap(FlashMode.init(rawValue:))
         try arguments.finish()
         if let send { return try ScreenRemote.send(send, configuration: camera.configuration) }
         let output = try PreviewOutput.choose(sink: sink, environment: ProcessInfo.processInfo.environment)
         _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false,
-                                switchEvery: switchEvery, waitsForCamera: !noWait)
+                                switchEvery: switchEvery, waitsForCamera: !noWait, flash: flash ?? .off)
     }
 
     /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
     static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
                           picker: Bool, library: PhotoLibrary = PhotoLibrary(),
-                          switchEvery: Double? = nil, waitsForCamera: Bool = true) async throws -> CameraScreen.Ending? {
+                          switchEvery: Double? = nil, waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0) async throws -> CameraScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
         let choice = try camera.modeChoice(for: .preview)
         if json, choice.mode != nil, !picker, output != .terminal {
             print(JSONOutput.line(EventRecord(event: "mode", mode: ModeRecord(choice))))
         }
         let launch = ScreenLaunch(configuration: choice.configuration, output: output, duration: duration, json: json,
-                                  picker: picker, library: library, switchEvery: switchEvery, waitsForCamera: waitsForCamera)
+                                  picker: picker, library: library, switchEvery: switchEvery, waitsForCamera: waitsForCamera,
+                                  flash: flash, timer: timer)
         let screen = try CameraScreen.make(launch)
         let interrupt = Interrupt { screen.stop() }
         let options = camera

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import GstCamera
 import LinuxSystem
 import Reports
@@ -10,7 +11,7 @@ enum ScreenRemote {
     /// Takes the photo through a running session and prints it as `gstcam capture` does; false when no session
     /// serves this camera (a stale socket is removed, and the caller opens the camera itself).
     static func capture(camera: CameraOptions, output: String?, directory: String?, overwrite: Bool,
-                        latest: Bool, json: Bool) throws -> Bool {
+                        latest: Bool, json: Bool, format: PhotoFormat?, flash: FlashMode?, timer: Int) async throws -> Bool {
         guard let path = RemoteSocketPath.path(for: camera.configuration) else { return false }
         let client: CameraRemoteClient
         switch CameraRemoteClient.connect(to: path) {
@@ -27,13 +28,29 @@ enum ScreenRemote {
         // does without a screen.
         if let directory { try PhotoLibrary(directory: absolute(directory)).createDirectory() }
         try applySettings(camera, through: client)
+        await SelfTimer.countDown(timer)
         var request: [String: any Sendable] = ["command": "capture"]
-        if let output { request["path"] = absolute(output) }
+        // -o -: the screen writes into a private temporary folder; this command copies the photo to stdout.
+        let relay = output == "-" ? try StandardOutputRelay(format: format ?? .jpeg) : nil
+        if let relay { request["path"] = relay.path } else if let output { request["path"] = absolute(output) }
         if let directory { request["directory"] = absolute(directory) }
         if overwrite { request["overwrite"] = true }
-        let reply = try client.request(request)
+        if let format { request["format"] = format.rawValue }
+        if let flash { request["flash"] = flash.rawValue }
+        let reply: [String: Any]
+        do {
+            reply = try client.request(request)
+        } catch {
+            relay?.remove()
+            throw error
+        }
         guard let saved = reply["path"] as? String else { throw RemoteProtocolError("the session at \(path) named no photo") }
         let width = reply["width"] as? Int ?? 0, height = reply["height"] as? Int ?? 0
+        if let relay {
+            try relay.copyToStandardOutput()
+            Standard.error.write("Saved standard output (\(width)x\(height)) through the running preview\n")
+            return true
+        }
         if latest { try PhotoLibrary.updateLatestLink(to: saved) }
         if json {
             let milliseconds = Int((reply["milliseconds"] as? Double ?? 0).rounded())
@@ -88,5 +105,39 @@ enum ScreenRemote {
         let reply = try client.send(request.replacingOccurrences(of: "\n", with: " "))
         print(reply)
         if !reply.contains(#""ok":true"#) { throw ExitRequest(status: .failure) }
+    }
+}
+
+/// A photo for standard output: taken into a private temporary folder (mode 0700), copied out, removed.
+struct StandardOutputRelay {
+    let folder: String
+    let path: String
+
+    init(format: PhotoFormat) throws {
+        var template = Array("/tmp/gstcam-stdout-XXXXXX".utf8CString)
+        guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
+            throw CameraError.outputNotWritable(path: "/tmp", reason: "no temporary folder could be made")
+        }
+        self.folder = folder
+        path = folder + "/photo." + format.fileExtension
+    }
+
+    /// Copies the photo to standard output and removes it and its folder.
+    func copyToStandardOutput() throws {
+        defer {
+            unlink(path)
+            rmdir(folder)
+        }
+        do {
+            let file = try FileDescriptor.open(path, O_RDONLY)
+            try Standard.output.write(bytes: try file.read(count: Int(try file.status().st_size), at: 0))
+        } catch {
+            throw CameraError.writeFailed(path: "standard output", errno: error.code)
+        }
+    }
+
+    func remove() {
+        unlink(path)
+        rmdir(folder)
     }
 }

@@ -10,11 +10,13 @@ enum SetCommand: Command {
     static let usage = """
     USAGE: gstcam set [--device CAMERA] NAME=VALUE [NAME=VALUE…]
 
-    Sets each control in order and prints it as read back from the camera, so you see what was applied.
+    Checks every NAME=VALUE first and sets nothing when one is wrong (unknown name, out of range, read-only);
+    then sets each control in order and prints it as read back from the camera, so you see what was applied.
     VALUE is a number (128, -3, 0x1f), a percentage of the control's range (60%), a menu item by name or
     index (manual_mode or 1), true/false (on/off) for a switch, text for a string control, numbers separated
-    by spaces for an array (one number sets every element), anything for a button (pressing it). Stops at the first control that fails
-    (unknown name, out of range, read-only, inactive); the ones before it stay set. See docs/controls.md.
+    by spaces for an array (one number sets every element), anything for a button (pressing it). A control the driver still refuses
+    (inactive while an automatic mode owns it) stops the command there; the ones before it stay set.
+    See docs/controls.md.
 
     OPTIONS:
       --device CAMERA  Index from `gstcam devices`, path, stable id, or part of the name. Default: the first camera.
@@ -30,6 +32,9 @@ enum SetCommand: Command {
         let assignments = try arguments.positionals().map(CameraOptions.assignment)
         guard !assignments.isEmpty else { throw UsageError("give at least one NAME=VALUE (see gstcam controls)") }
         let controls = try CameraControls(cameraMatching: device)
+        // All or nothing as far as can be known beforehand: `brightness=60% zoom_absolute=3` must not leave the
+        // brightness changed when 3 is out of the zoom's range.
+        for (name, value) in assignments { try controls.check(name, value: value) }
         for (name, value) in assignments {
             let applied = try controls.set(name, to: value)
             if applied.type == .button {

@@ -25,7 +25,7 @@ import Testing
         }
         #expect(parseError(#"{"command":"zoom","factor":0}"#) == #"zoom "factor" must be 1 (no zoom) or more, like --zoom; got 0.0"#)
         #expect(RemoteRequest.parse(#"{"command":"zoom","factor":1}"#) == .success(.action(.zoom(factor: 1))))
-        #expect(RemoteRequest.parse(#"{"command":"capture","path":null}"#) == .success(.action(.capture)))
+        #expect(RemoteRequest.parse(#"{"command":"capture","path":null}"#) == .success(.action(.capture())))
     }
 
     @Test func aDirectoryMustExistOrBeTheGalleryAndIsNeverCreated() throws {
@@ -35,10 +35,10 @@ import Testing
         let error = try #require(parseError(#"{"command":"capture","directory":"\#(missing)"}"#))
         #expect(error.hasPrefix("\"directory\" \(missing) does not exist; the camera screen saves only into existing folders"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/made"))
-        #expect(RemoteRequest.parse(#"{"command":"capture","directory":"\#(folder)"}"#) == .success(.action(.captureInto(directory: folder))))
+        #expect(RemoteRequest.parse(#"{"command":"capture","directory":"\#(folder)"}"#) == .success(.action(.capture(.folder(folder)))))
         #expect(parseError(#"{"command":"capture","directory":"/etc/passwd"}"#) == "\"directory\" /etc/passwd is not a folder")
         let gallery = PhotoLibrary().directory
-        #expect(RemoteRequest.parse(#"{"command":"capture","directory":"\#(gallery)"}"#) == .success(.action(.captureInto(directory: gallery))))
+        #expect(RemoteRequest.parse(#"{"command":"capture","directory":"\#(gallery)"}"#) == .success(.action(.capture(.folder(gallery)))))
     }
 
     /// A server with a stand-in session that answers every action at once.
@@ -87,7 +87,7 @@ import Testing
         }
         client.setReceiveTimeoutForTests(seconds: 5)
         let reply = try client.request(["command": "capture"])
-        #expect(reply["message"] as? String == "did capture")
+        #expect((reply["message"] as? String)?.hasPrefix("did capture") == true)
         #expect(ContinuousClock.now - started < .seconds(2))
         // The first ones made room for later ones at once; the newest silent one is closed once it has said
         // nothing for the idle time.

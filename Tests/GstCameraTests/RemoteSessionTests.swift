@@ -101,14 +101,14 @@ import Testing
     }
 
     @Test func requestsParse() {
-        #expect(RemoteRequest.parse(#"{"command":"capture"}"#) == .success(.action(.capture)))
+        #expect(RemoteRequest.parse(#"{"command":"capture"}"#) == .success(.action(.capture())))
         #expect(RemoteRequest.parse(#"{"command":"capture","path":"/tmp/a.jpg","overwrite":true}"#)
-                == .success(.action(.captureTo(path: "/tmp/a.jpg", overwrite: true))))
+                == .success(.action(.capture(.file(path: "/tmp/a.jpg", overwrite: true)))))
         #expect(RemoteRequest.parse(#"{"command":"zoom","step":"in"}"#) == .success(.action(.zoomIn)))
         #expect(RemoteRequest.parse(#"{"command":"focus","x":0.25,"y":1}"#) == .success(.action(.focus(at: NormalizedPoint(x: 0.25, y: 1)))))
         #expect(RemoteRequest.parse(#"{"command":"torch","on":false}"#) == .success(.action(.torch(on: false))))
         #expect(RemoteRequest.parse(#"{"command":"zoom","factor":"big"}"#)
-                == .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1…8) or \"step\" (in, out, reset)")))
+                == .failure(RemoteProtocolError("zoom needs \"factor\" (a number, 1 or more; past the camera's largest zoom it is clamped to it) or \"step\" (in, out, reset)")))
     }
 }
 

@@ -36,8 +36,8 @@ import Testing
     }
 
     @Test func keysMapToActions() {
-        #expect(CameraAction(key: "space") == .capture)
-        #expect(CameraAction(key: "Return") == .capture)
+        #expect(CameraAction(key: "space") == .capture())
+        #expect(CameraAction(key: "Return") == .capture())
         #expect(CameraAction(key: "plus") == .zoomIn)
         #expect(CameraAction(key: "minus") == .zoomOut)
         #expect(CameraAction(key: "0") == .resetZoom)

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// `gstcam scan`: QR codes shown to a camera are read by GStreamer's zbar on the scan branch. The "camera" is a
+/// pipeline file that shows a QR image made by qrencode (a still picture, as live frames).
+@Suite(.serialized) struct CodeScanTests {
+    /// A pipeline file (the camera contract: source, zoom, split, preview) showing a QR code of `text`.
+    static func qrCamera(_ text: String, in folder: String) throws -> String {
+        let made = try runProcess("/usr/bin/qrencode", ["-o", folder + "/qr.png", "-s", "6", "-m", "4", text])
+        #expect(made.status == 0, "qrencode: \(made.error)")
+        let pipeline = """
+        filesrc location=\(folder)/qr.png ! pngdec ! imagefreeze name=source is-live=true
+          ! videoconvert ! videoscale
+          ! capsfilter name=source-caps caps="video/x-raw,width=${width},height=${height},framerate=${framerate}"
+          ! videoconvert ! videocrop name=zoom ! videoscale ! video/x-raw,width=${width},height=${height}
+          ! tee name=split
+        split. ! queue leaky=downstream max-size-buffers=2 ! videoconvert ! video/x-raw,format=RGB ! appsink name=preview
+        """
+        try pipeline.write(toFile: folder + "/qr.pipeline", atomically: true, encoding: .utf8)
+        return folder + "/qr.pipeline"
+    }
+
+    @Test func scanPrintsTheCodeShownOnceAndOnceExitsAfterIt() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let camera = try Self.qrCamera("https://example.org/gstcam?scan=1", in: folder)
+        let once = try gstcam(["scan", "--pipeline", camera, "--once"])
+        #expect(once.status == 0, "\(once.error)")
+        #expect(once.output == "https://example.org/gstcam?scan=1\n")
+        // Seen at up to 5 frames a second for 2 s, printed once.
+        let json = try gstcam(["scan", "--pipeline", camera, "--json", "--duration", "2"])
+        #expect(json.status == 0, "\(json.error)")
+        #expect(json.output == #"{"text":"https:\/\/example.org\/gstcam?scan=1","type":"QR-Code"}"# + "\n"
+                || json.output == #"{"text":"https://example.org/gstcam?scan=1","type":"QR-Code"}"# + "\n", "\(json.output)")
+    }
+
+    @Test func noCodeInTheTimeIsAFailure() throws {
+        let result = try gstcam(["scan", "--pipeline", "test-pattern", "--duration", "1"])
+        #expect(result.status == 1)
+        #expect(result.error.hasSuffix("gstcam: no code was read in 1.0 s\n"), "\(result.error)")
+        #expect(result.output.isEmpty)
+    }
+}
+
+extension CodeScanTests {
+    /// The camera screen's `s`: the code read shows in the terminal view.
+    @Test func sOnTheScreenShowsTheCode() throws {
+        let folder = try makeTemporaryFolder()
+        let camera = try Self.qrCamera("gstcam screen scan", in: folder)
+        let terminal = try TerminalScreenTests.TerminalSession(["--pipeline", camera, "--sink", "terminal"])
+        defer {
+            terminal.remove()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        #expect(try terminal.wait(8) { try terminal.screen().contains("640×480") }, "\((try? terminal.screen()) ?? "")")
+        _ = try terminal.tmux("send-keys", "-t", "0", "s")
+        #expect(try terminal.wait(4) { try terminal.screen().contains("QR-Code: gstcam screen scan") }, "\((try? terminal.screen()) ?? "")")
+    }
+}
