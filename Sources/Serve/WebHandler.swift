@@ -57,7 +57,7 @@ final class WebHandler: Sendable {
             }
         case ("POST", "/api/photo"):
             answerLater(request) { [cameraOperator] in
-                let outcome = await cameraOperator.perform(.capture)
+                let outcome = await cameraOperator.perform(.capture())
                 return (outcome.isError ? 500 : 200, "application/json", Array(Self.outcomeJSON(outcome).utf8))
             }
         case ("POST", "/api/zoom"):
