@@ -16,6 +16,29 @@ public enum PipelineContract {
         }
     }
 
+    /// An element the code uses as an appsink (named `name` in `file`) must be one.
+    public static func checkAppSink(_ element: Element, name: String, file: String) throws {
+        guard gstcam_is_app_sink(element.pointer) != 0 else {
+            throw CameraError.badPipelineFile(file: file, detail: "the element named \"\(name)\" must be an appsink")
+        }
+    }
+
+    /// A branch file that starts with an unlinked sink pad and ends in an appsink named `sinkName` (the photo,
+    /// network and scan branches), parsed with `parameters`: its bin, that appsink, and the bin's input pad.
+    /// `purpose` says what the appsink receives, for the error when it is missing.
+    public static func appSinkBranch(_ file: PipelineFile, parameters: [String: String], sinkName: String,
+                                     purpose: String) throws -> (bin: Element, sink: Element, input: Pad) {
+        let bin = try PipelineParser.parseBin(try file.description(with: parameters), file: file.path)
+        guard let sink = bin.child(named: sinkName) else {
+            throw CameraError.missingPipelineElement(file: file.path, name: sinkName, purpose: purpose)
+        }
+        try checkAppSink(sink, name: sinkName, file: file.path)
+        guard let input = bin.staticPad("sink") else {
+            throw CameraError.badPipelineFile(file: file.path, detail: "the branch must start with an unlinked sink pad and end in \(sinkName)")
+        }
+        return (bin, sink, input)
+    }
+
     /// The factory an element was made by ("tee", "videocrop"), nil for one made without a factory.
     static func factoryName(of element: Element) -> String? {
         guard let factory = gst_element_get_factory(element.pointer),

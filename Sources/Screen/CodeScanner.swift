@@ -37,10 +37,8 @@ public final class CodeScanner: Sendable {
             throw CameraError.missingPipelineElement(file: decoderFile.path, name: "scan-source", purpose: "the appsrc the scanned frames enter")
         }
         let branchFile = try PipelineFile.load("scan.branch")
-        let bin = try PipelineParser.parseBin(try branchFile.description(with: [:]), file: branchFile.path)
-        guard let sink = bin.child(named: "scan-sink"), let input = bin.staticPad("sink") else {
-            throw CameraError.missingPipelineElement(file: branchFile.path, name: "scan-sink", purpose: "the appsink that hands frames to the decoder")
-        }
+        let (bin, sink, input) = try PipelineContract.appSinkBranch(branchFile, parameters: [:], sinkName: "scan-sink",
+                                                                    purpose: "the appsink that hands frames to the decoder")
         AppSink.forwardSamples(of: sink, to: source)
         guard decoder.setState(GST_STATE_PLAYING) != .failure else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the code decoder (\(decoderFile.path)) did not start")

@@ -367,9 +367,7 @@ public final class CameraSession: Sendable {
         let tee = pipeline.child(named: "split")!
         try PipelineContract.checkSplit(tee, file: file)
         let preview = pipeline.child(named: "preview")!
-        guard gstcam_is_app_sink(preview.pointer) != 0 else {
-            throw CameraError.badPipelineFile(file: file, detail: "the element named \"preview\" must be an appsink")
-        }
+        try PipelineContract.checkAppSink(preview, name: "preview", file: file)
         // Latest-frame semantics regardless of what the file says: never queue stale frames.
         preview.set("drop", true)
         preview.set("max-buffers", UInt32(1))

@@ -50,17 +50,10 @@ public final class NetworkBranch: Sendable {
 
     /// Parses `file` (which ends in an appsink named `network-sink`) and attaches it to the running session's tee.
     init(session: CameraSession, file: PipelineFile, parameters: [String: String]) throws {
-        let bin = try PipelineParser.parseBin(try file.description(with: parameters), file: file.path)
-        guard let sink = bin.child(named: Self.sinkName) else {
-            throw CameraError.missingPipelineElement(file: file.path, name: Self.sinkName,
-                                                     purpose: "the appsink that receives the encoded stream")
-        }
-        guard gstcam_is_app_sink(sink.pointer) != 0, let sinkInput = sink.staticPad("sink") else {
-            throw CameraError.badPipelineFile(file: file.path, detail: "the element named \"\(Self.sinkName)\" must be an appsink")
-        }
-        guard let input = bin.staticPad("sink") else {
-            throw CameraError.badPipelineFile(file: file.path, detail: "the branch must start with an unlinked sink pad and end in \(Self.sinkName)")
-        }
+        let (bin, sink, input) = try PipelineContract.appSinkBranch(file, parameters: parameters, sinkName: Self.sinkName,
+                                                                    purpose: "the appsink that receives the encoded stream")
+        // An appsink always has its sink pad.
+        let sinkInput = sink.staticPad("sink")!
         // Encoded samples go straight to the subscribers: no clock, no preroll, nothing kept.
         sink.set("sync", false)
         sink.set("async", false)

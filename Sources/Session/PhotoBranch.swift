@@ -55,17 +55,8 @@ final class PhotoBranch: Sendable {
     /// Parses `file` (which ends in an appsink named `photo-sink`) and hangs it off the tee through `branches`.
     init(pipeline: Element, tee: Element, branches: TeeBranches, file: PipelineFile, parameters: [String: String],
          photographed: PhotographedFrames, finish: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 }) throws {
-        let bin = try PipelineParser.parseBin(try file.description(with: parameters), file: file.path)
-        guard let sink = bin.child(named: Self.sinkName) else {
-            throw CameraError.missingPipelineElement(file: file.path, name: Self.sinkName,
-                                                     purpose: "the appsink that receives each encoded photo")
-        }
-        guard gstcam_is_app_sink(sink.pointer) != 0 else {
-            throw CameraError.badPipelineFile(file: file.path, detail: "the element named \"\(Self.sinkName)\" must be an appsink")
-        }
-        guard let input = bin.staticPad("sink") else {
-            throw CameraError.badPipelineFile(file: file.path, detail: "the branch must start with an unlinked sink pad and end in \(Self.sinkName)")
-        }
+        let (bin, sink, input) = try PipelineContract.appSinkBranch(file, parameters: parameters, sinkName: Self.sinkName,
+                                                                    purpose: "the appsink that receives each encoded photo")
         guard let teeInput = tee.staticPad("sink") else {
             throw CameraError.badPipelineFile(file: file.path, detail: "the tee \"split\" has no input pad")
         }
