@@ -172,6 +172,7 @@ public struct AtomicPhotoWriter: Sendable {
             case .png: PNGReader.isComplete(bytes)
             case nil: bytes.count > 0
             }
+            file.close()  // after the reads: FileBytes reads through the raw descriptor
             if !complete { throw Errno(code: Self.filesystemIsFull(FilePath.directory(of: finalPath)) ? ENOSPC : ENODATA) }
         } catch {
             throw .writeFailed(path: finalPath, errno: error.code)

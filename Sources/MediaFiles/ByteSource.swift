@@ -55,6 +55,8 @@ struct FileBytes: ByteSource {
     /// Opens `path` read-only for the duration of `body`.
     static func withFile<Result>(_ path: String, _ body: (FileBytes) -> Result) throws(Errno) -> Result {
         let file = try FileDescriptor.open(path, O_RDONLY)
-        return body(FileBytes(descriptor: file.rawValue, count: Int(try file.status().st_size)))
+        let result = body(FileBytes(descriptor: file.rawValue, count: Int(try file.status().st_size)))
+        file.close()  // after `body`: FileBytes reads through the raw descriptor
+        return result
     }
 }
