@@ -18,9 +18,7 @@ import Testing
         let serving = try ScreenProcess(["serve", "--device", "/dev/video0", "--width", "640", "--height", "480",
                                          "--rtsp", "off", "--http", "0", "--json"], devices: devices)
         defer { serving.remove() }
-        #expect(serving.wait(10) { serving.output.contains(#""event":"serving""#) }, "\(serving.errors)")
-        let line = try #require(serving.output.split(separator: "\n").first { $0.contains(#""event":"serving""#) })
-        let url = try #require(line.split(separator: "\"").first { $0.hasPrefix("http://127.0.0.1:") }).description
+        let url = try serving.servingURL("http://127.0.0.1:")
         let folder = try makeTemporaryFolder()
         defer { if ProcessInfo.processInfo.environment["GSTCAM_KEEP_SCREENSHOTS"] == nil { try? FileManager.default.removeItem(atPath: folder) } }
 
@@ -63,9 +61,7 @@ import Testing
         let serving = try ScreenProcess(["serve", "--device", "/dev/video0", "--width", "640", "--height", "480",
                                          "--rtsp", "off", "--http", "0", "--json"], devices: "/dev/video0=uvc,color=e61e1e")
         defer { serving.remove() }
-        #expect(serving.wait(10) { serving.output.contains(#""event":"serving""#) }, "\(serving.errors)")
-        let line = try #require(serving.output.split(separator: "\n").first { $0.contains(#""event":"serving""#) })
-        let url = try #require(line.split(separator: "\"").first { $0.hasPrefix("http://127.0.0.1:") }).description
+        let url = try serving.servingURL("http://127.0.0.1:")
         let folder = try makeTemporaryFolder()
         defer { if ProcessInfo.processInfo.environment["GSTCAM_KEEP_SCREENSHOTS"] == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let faults = serving.folder + "/vcam/video0"
@@ -101,9 +97,7 @@ import Testing
         let serving = try ScreenProcess(["serve", "--device", "/dev/video0", "--width", "640", "--height", "480",
                                          "--rtsp", "off", "--http", "0", "--json"], devices: "/dev/video0=uvc,color=e61e1e")
         defer { serving.remove() }
-        #expect(serving.wait(10) { serving.output.contains(#""event":"serving""#) }, "\(serving.errors)")
-        let line = try #require(serving.output.split(separator: "\n").first { $0.contains(#""event":"serving""#) })
-        let url = try #require(line.split(separator: "\"").first { $0.hasPrefix("http://127.0.0.1:") }).description
+        let url = try serving.servingURL("http://127.0.0.1:")
         let folder = try makeTemporaryFolder()
         defer { if ProcessInfo.processInfo.environment["GSTCAM_KEEP_SCREENSHOTS"] == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let result = try HeadlessChromium.run(url, folder: folder, steps: [

@@ -26,9 +26,7 @@ import Testing
         let serving = try ScreenProcess(["serve", "--device", "/dev/video0", "--width", "640", "--height", "480",
                                          "--rtsp", "0", "--http", "off", "--json"], devices: "/dev/video0=uvc,color=e61e1e")
         defer { serving.remove() }
-        #expect(serving.wait(10) { serving.output.contains(#""event":"serving""#) }, "\(serving.errors)")
-        let line = try #require(serving.output.split(separator: "\n").first { $0.contains(#""event":"serving""#) })
-        let url = try #require(line.split(separator: "\"").first { $0.hasPrefix("rtsp://127.0.0.1:") }).description
+        let url = try serving.servingURL("rtsp://127.0.0.1:")
         let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-timeout", "10000000", "-rtsp_transport", "tcp",
                                                         "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", url],
                                    environment: environmentWithoutCameras)

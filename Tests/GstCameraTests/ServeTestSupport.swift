@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import MediaFiles
 @testable import Screen
 @testable import Serve
@@ -74,3 +75,14 @@ enum RTSPViewer {
         return Double(timestamps.count) / ((last - first) * fps + 1)
     }
 }
+
+extension ScreenProcess {
+    /// The address `gstcam serve --json` announces in its "serving" line, starting `prefix` (e.g.
+    /// "http://127.0.0.1:", "rtsp://127.0.0.1:"), once it is serving (10 s at most).
+    func servingURL(_ prefix: String) throws -> String {
+        #expect(wait(10) { output.contains(#""event":"serving""#) }, "\(errors)")
+        let line = try #require(output.split(separator: "\n").first { $0.contains(#""event":"serving""#) })
+        return try #require(line.split(separator: "\"").first { $0.hasPrefix(prefix) }).description
+    }
+}
+
