@@ -7,6 +7,9 @@ import Testing
 /// The camera screen when its camera goes away and comes back (unplug through the virtual camera's fault files),
 /// stalls, or when another camera is plugged in while it runs. /dev/video22 is these tests' own device.
 @Suite(.serialized) struct ScreenRecoveryTests {
+    /// The camera screen in an X window on /dev/video22 for at most 30 s.
+    static let windowPreview = ["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "ximagesink",
+                                "--duration", "30"]
     static let devices = "/dev/video0=uvc,color=e61e1e;/dev/video22=uvc,color=1ec8e0"
     static let cyan = (0x1e, 0xc8, 0xe0)
     /// pipelines/waiting.pipeline's background.
@@ -41,8 +44,7 @@ import Testing
 
     @Test func theWindowSaysTheCameraIsGoneAndShowsItAgainWhenItIsBack() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "ximagesink", "--duration", "30"],
-                                       devices: Self.devices)
+        let screen = try ScreenProcess(Self.windowPreview, devices: Self.devices)
         defer { screen.remove() }
         #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
         try Self.fault(screen, "unplugged", present: true)
@@ -77,8 +79,7 @@ import Testing
     /// A video sink draws only when a frame comes: the screen draws the stall line over the last picture.
     @Test func theWindowShowsAStallOnItsStatusLine() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "ximagesink", "--duration", "30"],
-                                       devices: Self.devices)
+        let screen = try ScreenProcess(Self.windowPreview, devices: Self.devices)
         defer { screen.remove() }
         #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
         Thread.sleep(forTimeInterval: 1)
@@ -100,8 +101,7 @@ import Testing
 
     @Test func cWhileWaitingShowsAnotherCamera() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
-        let screen = try ScreenProcess(["preview", "--device", "/dev/video22", "--width", "640", "--height", "480", "--sink", "ximagesink", "--duration", "30"],
-                                       devices: Self.devices)
+        let screen = try ScreenProcess(Self.windowPreview, devices: Self.devices)
         defer { screen.remove() }
         #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
         try Self.fault(screen, "unplugged", present: true)
