@@ -212,79 +212,63 @@ private func v4l2ctl(_ arguments: [String], _ environment: [String: String]) thr
     }
 }
 
-/// vivid's disconnect: ENODEV from every ioctl, POLLERR (and POLLPRI), the node staying, and the device coming
-/// back once its last file handle is closed.
-@Suite(.serialized) struct VirtualCameraDisconnectTests {
-    /// The poll events seen until POLLERR came, gathered over the looks: the app's fd learns of the disconnect in
-    /// two steps (POLLPRI, then POLLERR|POLLHUP; see epoll.c), which a loaded machine can show to separate polls.
-    private func waitForPollError(_ client: V4L2TestClient) -> Int16 {
-        var pfd = pollfd(fd: client.fd, events: Int16(POLLIN | POLLPRI), revents: 0)
-        var seen: Int16 = 0
-        let deadline = monotonicNanoseconds() + 5_000_000_000
-        while monotonicNanoseconds() < deadline {
-            pfd.revents = 0
-            if poll(&pfd, 1, 500) > 0 { seen |= pfd.revents }
-            if seen & Int16(POLLERR) != 0 { return seen }
-            var buffer = v4l2_buffer()   // frames that were ready before the disconnect
+extension FaultDeviceTests {
+    /// vivid's disconnect: ENODEV from every ioctl, POLLERR (and POLLPRI), the node staying, and the device coming
+    /// back once its last file handle is closed.
+    @Suite(.serialized) struct VirtualCameraDisconnectTests {
+        @Test func disconnectedFileFailsEveryIoctlKeepsTheNodeAndReconnectsAfterTheLastClose() throws {
+            let device = VirtualCameraFixture.faultDevice
+            defer { VirtualCameraFixture.clear("disconnected", of: device) }
+            var client: V4L2TestClient? = try V4L2TestClient(device.path)
+            try client!.setFormat(width: 320, height: 240)
+            try client!.startStreaming()
+            _ = try client!.nextFrame()
+            try VirtualCameraFixture.inject("disconnected", into: device)
+
+            let revents = FaultDeviceTests.waitForPollError(client!)
+            #expect(revents & Int16(POLLERR) != 0 && revents & Int16(POLLHUP) != 0 && revents & Int16(POLLPRI) != 0,
+                    "poll revents \(revents)")
+            #expect(client!.queryCapabilityErrno() == ENODEV)
+            var buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
-            _ = client.ioctlErrno(gstcam_vidioc_dqbuf(), &buffer)
+            #expect(client!.ioctlErrno(gstcam_vidioc_qbuf(), &buffer) == ENODEV)
+            #expect(client!.ioctlErrno(gstcam_vidioc_dqbuf(), &buffer) == ENODEV)
+            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+            #expect(client!.ioctlErrno(gstcam_vidioc_streamon(), &type) == ENODEV)
+
+            // The node stays while a handle is open, but cannot be opened.
+            var st = stat()
+            #expect(stat(device.path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR, "the node should stay")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains(device.name))
+            #expect(open(device.path, O_RDWR) == -1 && errno == ENODEV)
+            let other = try runTool("v4l2-ctl", ["-d", device.path, "-D"])
+            #expect(other.status != 0, "another process cannot open it either: \(other.combined)")
+
+            client = nil   // the last close: the device reconnects
+            #expect(!FileManager.default.fileExists(atPath: VirtualCameraFixture.faultFile("disconnected", of: device)))
+            let fresh = try V4L2TestClient(device.path)
+            try fresh.setFormat(width: 320, height: 240)
+            try fresh.startStreaming()
+            _ = try fresh.nextFrame()
+            try fresh.stopStreaming()
         }
-        return 0
-    }
 
-    @Test func disconnectedFileFailsEveryIoctlKeepsTheNodeAndReconnectsAfterTheLastClose() throws {
-        let device = VirtualCameraFixture.faultDevice
-        defer { VirtualCameraFixture.clear("disconnected", of: device) }
-        var client: V4L2TestClient? = try V4L2TestClient(device.path)
-        try client!.setFormat(width: 320, height: 240)
-        try client!.startStreaming()
-        _ = try client!.nextFrame()
-        try VirtualCameraFixture.inject("disconnected", into: device)
-
-        let revents = waitForPollError(client!)
-        #expect(revents & Int16(POLLERR) != 0 && revents & Int16(POLLHUP) != 0 && revents & Int16(POLLPRI) != 0,
-                "poll revents \(revents)")
-        #expect(client!.queryCapabilityErrno() == ENODEV)
-        var buffer = v4l2_buffer()
-        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        buffer.memory = V4L2_MEMORY_MMAP.rawValue
-        #expect(client!.ioctlErrno(gstcam_vidioc_qbuf(), &buffer) == ENODEV)
-        #expect(client!.ioctlErrno(gstcam_vidioc_dqbuf(), &buffer) == ENODEV)
-        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-        #expect(client!.ioctlErrno(gstcam_vidioc_streamon(), &type) == ENODEV)
-
-        // The node stays while a handle is open, but cannot be opened.
-        var st = stat()
-        #expect(stat(device.path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR, "the node should stay")
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains(device.name))
-        #expect(open(device.path, O_RDWR) == -1 && errno == ENODEV)
-        let other = try runTool("v4l2-ctl", ["-d", device.path, "-D"])
-        #expect(other.status != 0, "another process cannot open it either: \(other.combined)")
-
-        client = nil   // the last close: the device reconnects
-        #expect(!FileManager.default.fileExists(atPath: VirtualCameraFixture.faultFile("disconnected", of: device)))
-        let fresh = try V4L2TestClient(device.path)
-        try fresh.setFormat(width: 320, height: 240)
-        try fresh.startStreaming()
-        _ = try fresh.nextFrame()
-        try fresh.stopStreaming()
-    }
-
-    @Test func vividDisconnectButtonFromAnotherProcessStopsAStreamUntilTheLastClose() throws {
-        var client: V4L2TestClient? = try V4L2TestClient("/dev/video18")
-        try client!.setFormat(width: 320, height: 180)
-        try client!.startStreaming()
-        _ = try client!.nextFrame(timeout: 3000)
-        let press = try runTool("v4l2-ctl", ["-d", "/dev/video18", "-c", "disconnect=1"])
-        #expect(press.status == 0, "\(press.combined)")
-        let revents = waitForPollError(client!)
-        #expect(revents & Int16(POLLERR) != 0, "poll revents \(revents)")
-        #expect(client!.queryCapabilityErrno() == ENODEV)
-        let reopen = try runTool("v4l2-ctl", ["-d", "/dev/video18", "-D"])
-        #expect(reopen.status != 0, "open while this process still holds it: \(reopen.combined)")
-        client = nil
-        let after = try runTool("v4l2-ctl", ["-d", "/dev/video18", "-D"])
-        #expect(after.status == 0 && after.output.contains("Driver name      : vivid"), "\(after.combined)")
+        @Test func vividDisconnectButtonFromAnotherProcessStopsAStreamUntilTheLastClose() throws {
+            var client: V4L2TestClient? = try V4L2TestClient("/dev/video18")
+            try client!.setFormat(width: 320, height: 180)
+            try client!.startStreaming()
+            _ = try client!.nextFrame(timeout: 3000)
+            let press = try runTool("v4l2-ctl", ["-d", "/dev/video18", "-c", "disconnect=1"])
+            #expect(press.status == 0, "\(press.combined)")
+            let revents = FaultDeviceTests.waitForPollError(client!)
+            #expect(revents & Int16(POLLERR) != 0, "poll revents \(revents)")
+            #expect(client!.queryCapabilityErrno() == ENODEV)
+            let reopen = try runTool("v4l2-ctl", ["-d", "/dev/video18", "-D"])
+            #expect(reopen.status != 0, "open while this process still holds it: \(reopen.combined)")
+            client = nil
+            let after = try runTool("v4l2-ctl", ["-d", "/dev/video18", "-D"])
+            #expect(after.status == 0 && after.output.contains("Driver name      : vivid"), "\(after.combined)")
+        }
     }
 }

@@ -10,92 +10,94 @@ import Testing
 @testable import GStreamer
 @testable import V4L2
 
-@Suite(.serialized) struct VirtualCameraResourceTests {
-    let device = VirtualCameraFixture.faultDevice
+extension FaultDeviceTests {
+    @Suite(.serialized) struct VirtualCameraResourceTests {
+        let device = VirtualCameraFixture.faultDevice
 
-    /// The orders in which programs give a streaming device back.
-    enum ReleaseOrder: String, CaseIterable, CustomStringConvertible {
-        /// STREAMOFF, munmap, REQBUFS(0), close: the textbook order (GStreamer with GST_V4L2_FORCE_DRAIN).
-        case unmapThenFreeThenClose
-        /// STREAMOFF, REQBUFS(0) with the buffers still mapped, close, munmap: GStreamer's v4l2 pool when
-        /// the driver supports orphaned buffers (it frees the queue, closes, and unmaps when the last
-        /// GstBuffer goes).
-        case orphanThenCloseThenUnmap
-        /// close every fd while streaming, munmap afterwards: a program that exits its capture loop early.
-        case closeWhileStreamingThenUnmap
-        var description: String { rawValue }
-    }
+        /// The orders in which programs give a streaming device back.
+        enum ReleaseOrder: String, CaseIterable, CustomStringConvertible {
+            /// STREAMOFF, munmap, REQBUFS(0), close: the textbook order (GStreamer with GST_V4L2_FORCE_DRAIN).
+            case unmapThenFreeThenClose
+            /// STREAMOFF, REQBUFS(0) with the buffers still mapped, close, munmap: GStreamer's v4l2 pool when
+            /// the driver supports orphaned buffers (it frees the queue, closes, and unmaps when the last
+            /// GstBuffer goes).
+            case orphanThenCloseThenUnmap
+            /// close every fd while streaming, munmap afterwards: a program that exits its capture loop early.
+            case closeWhileStreamingThenUnmap
+            var description: String { rawValue }
+        }
 
-    @Test(arguments: ReleaseOrder.allCases)
-    func twentyStreamingCyclesGiveEverythingBack(order: ReleaseOrder) throws {
-        try RawStream.cycle(device.path, releasing: order)   // first use: state files, watcher thread
-        let before = ResourceUsage.now()
-        for _ in 0..<20 { try RawStream.cycle(device.path, releasing: order) }
-        let after = ResourceUsage.settled(toward: before)
-        #expect(after.descriptors <= before.descriptors + 2, "descriptors \(before) → \(after): \(describeDescriptors())")
-        #expect(after.bufferMappings == before.bufferMappings, "buffer mappings \(before) → \(after)")
-        #expect(after.threads <= before.threads + 2, "threads \(before) → \(after)")
-    }
-
-    /// A closed fd whose buffers are still mapped is still an open file that owns the queue: nobody else
-    /// may take the queue until the last mapping goes, and then it is free at once.
-    @Test func queueStaysOwnedUntilTheLastMappingOfAClosedFileGoes() throws {
-        let stream = try RawStream(device.path, buffers: 2)
-        try stream.start()
-        try stream.closeDescriptors()
-        let other = open(device.path, O_RDWR)
-        #expect(other >= 0)
-        defer { close(other) }
-        #expect(requestBuffers(other, 2) == EBUSY, "the closed file still maps its buffers: its queue is not free")
-        stream.unmap(only: 0)
-        #expect(requestBuffers(other, 2) == EBUSY, "one mapping of the closed file is left")
-        stream.unmap(only: 1)
-        #expect(requestBuffers(other, 2) == 0, "the last mapping went: the file is released with its queue")
-        #expect(requestBuffers(other, 0) == 0)
-    }
-
-    /// Buffers unmapped after REQBUFS(0) and close (the orphaned-buffer order) keep their memory readable.
-    @Test func orphanedMappingStaysReadableAfterCloseUntilUnmapped() throws {
-        let stream = try RawStream(device.path, buffers: 2)
-        try stream.start()
-        let frame = try stream.dequeue()
-        try stream.stop()
-        #expect(requestBuffers(stream.descriptor, 0) == 0)
-        try stream.closeDescriptors()
-        let stamp = stream.firstBytes(of: frame, count: 64)
-        #expect(stamp.count == 64 && stamp.contains { $0 != 0 }, "an orphaned buffer lost its pixels")
-        stream.unmapAll()
-    }
-
-    /// v4l2src started and stopped 20 times in one process (what a camera switch does) returns every
-    /// descriptor, mapping and thread. GST_V4L2_FORCE_DRAIN: GStreamer 1.22.0's gst_v4l2_object_stop keeps
-    /// one reference to its buffer pool whenever the driver can orphan buffers (every vb2 driver since
-    /// Linux 5.0, this one too), which leaks the pool, the v4l2src element and their fds (the pool's dup of
-    /// the device fd and two GstPolls) on every stop; later GStreamer releases fixed it. Draining instead
-    /// of orphaning avoids that path, so this measures what the virtual camera itself keeps.
-    @Test func v4l2srcStartStopCyclesLeakNothing() throws {
-        try withV4L2PoolDraining {
-            try runV4L2Source()
+        @Test(arguments: ReleaseOrder.allCases)
+        func twentyStreamingCyclesGiveEverythingBack(order: ReleaseOrder) throws {
+            try RawStream.cycle(device.path, releasing: order)   // first use: state files, watcher thread
             let before = ResourceUsage.now()
-            for _ in 0..<20 { try runV4L2Source() }
+            for _ in 0..<20 { try RawStream.cycle(device.path, releasing: order) }
             let after = ResourceUsage.settled(toward: before)
             #expect(after.descriptors <= before.descriptors + 2, "descriptors \(before) → \(after): \(describeDescriptors())")
             #expect(after.bufferMappings == before.bufferMappings, "buffer mappings \(before) → \(after)")
             #expect(after.threads <= before.threads + 2, "threads \(before) → \(after)")
         }
-    }
 
-    /// One start/stop of `v4l2src ! fakesink`: PLAYING until a buffer has reached the sink, ~200 ms, NULL.
-    private func runV4L2Source() throws {
-        let pipeline = try PipelineParser.parsePipeline("v4l2src device=\(device.path) ! fakesink", file: "resource test")
-        defer { pipeline.setState(GST_STATE_NULL) }
-        #expect(pipeline.setState(GST_STATE_PLAYING) != .failure)
-        var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
-        // A live pipeline completes its change to PLAYING when the first buffer prerolls the sink.
-        let result = gst_element_get_state(pipeline.pointer, &current, &pending, 3_000_000_000)
-        #expect(result == GST_STATE_CHANGE_SUCCESS && current == GST_STATE_PLAYING,
-                "v4l2src on \(device.path) did not start streaming")
-        usleep(200_000)
+        /// A closed fd whose buffers are still mapped is still an open file that owns the queue: nobody else
+        /// may take the queue until the last mapping goes, and then it is free at once.
+        @Test func queueStaysOwnedUntilTheLastMappingOfAClosedFileGoes() throws {
+            let stream = try RawStream(device.path, buffers: 2)
+            try stream.start()
+            try stream.closeDescriptors()
+            let other = open(device.path, O_RDWR)
+            #expect(other >= 0)
+            defer { close(other) }
+            #expect(requestBuffers(other, 2) == EBUSY, "the closed file still maps its buffers: its queue is not free")
+            stream.unmap(only: 0)
+            #expect(requestBuffers(other, 2) == EBUSY, "one mapping of the closed file is left")
+            stream.unmap(only: 1)
+            #expect(requestBuffers(other, 2) == 0, "the last mapping went: the file is released with its queue")
+            #expect(requestBuffers(other, 0) == 0)
+        }
+
+        /// Buffers unmapped after REQBUFS(0) and close (the orphaned-buffer order) keep their memory readable.
+        @Test func orphanedMappingStaysReadableAfterCloseUntilUnmapped() throws {
+            let stream = try RawStream(device.path, buffers: 2)
+            try stream.start()
+            let frame = try stream.dequeue()
+            try stream.stop()
+            #expect(requestBuffers(stream.descriptor, 0) == 0)
+            try stream.closeDescriptors()
+            let stamp = stream.firstBytes(of: frame, count: 64)
+            #expect(stamp.count == 64 && stamp.contains { $0 != 0 }, "an orphaned buffer lost its pixels")
+            stream.unmapAll()
+        }
+
+        /// v4l2src started and stopped 20 times in one process (what a camera switch does) returns every
+        /// descriptor, mapping and thread. GST_V4L2_FORCE_DRAIN: GStreamer 1.22.0's gst_v4l2_object_stop keeps
+        /// one reference to its buffer pool whenever the driver can orphan buffers (every vb2 driver since
+        /// Linux 5.0, this one too), which leaks the pool, the v4l2src element and their fds (the pool's dup of
+        /// the device fd and two GstPolls) on every stop; later GStreamer releases fixed it. Draining instead
+        /// of orphaning avoids that path, so this measures what the virtual camera itself keeps.
+        @Test func v4l2srcStartStopCyclesLeakNothing() throws {
+            try withV4L2PoolDraining {
+                try runV4L2Source()
+                let before = ResourceUsage.now()
+                for _ in 0..<20 { try runV4L2Source() }
+                let after = ResourceUsage.settled(toward: before)
+                #expect(after.descriptors <= before.descriptors + 2, "descriptors \(before) → \(after): \(describeDescriptors())")
+                #expect(after.bufferMappings == before.bufferMappings, "buffer mappings \(before) → \(after)")
+                #expect(after.threads <= before.threads + 2, "threads \(before) → \(after)")
+            }
+        }
+
+        /// One start/stop of `v4l2src ! fakesink`: PLAYING until a buffer has reached the sink, ~200 ms, NULL.
+        private func runV4L2Source() throws {
+            let pipeline = try PipelineParser.parsePipeline("v4l2src device=\(device.path) ! fakesink", file: "resource test")
+            defer { pipeline.setState(GST_STATE_NULL) }
+            #expect(pipeline.setState(GST_STATE_PLAYING) != .failure)
+            var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+            // A live pipeline completes its change to PLAYING when the first buffer prerolls the sink.
+            let result = gst_element_get_state(pipeline.pointer, &current, &pending, 3_000_000_000)
+            #expect(result == GST_STATE_CHANGE_SUCCESS && current == GST_STATE_PLAYING,
+                    "v4l2src on \(device.path) did not start streaming")
+            usleep(200_000)
+        }
     }
 }
 
@@ -178,7 +180,7 @@ private final class RawStream {
     }
 
     /// One whole cycle: open, map, stream a frame, and give it all back in `order`.
-    static func cycle(_ path: String, releasing order: VirtualCameraResourceTests.ReleaseOrder) throws {
+    static func cycle(_ path: String, releasing order: FaultDeviceTests.VirtualCameraResourceTests.ReleaseOrder) throws {
         let stream = try RawStream(path, buffers: 4)
         try stream.start()
         _ = try stream.dequeue()
