@@ -51,6 +51,17 @@ final class RecordBranch: Sendable {
         var held: [HeldBuffer] = []
         /// Whether the sound's output has been shifted like the video's.
         var audioShifted = false
+        /// Recording sound: whether its first buffer has come out of the sound encoder. Frames are taken only from
+        /// then on, so the sound is there from the first frame: a sound source slow to start (a loaded machine) made
+        /// files whose sound began 0.1–0.3 s after the picture, with mp4mux writing that late first sound frame out
+        /// of order (ffmpeg: "non monotonically increasing dts").
+        var soundFlowing = false
+        /// Where the sound ends (the video's end, in the sources' time), once the video has ended: the sound source
+        /// lags behind real time on a loaded machine, so ending it at the same moment as the video would cut the
+        /// sound short by that lag. Sound from this time on is dropped and its source is then ended.
+        var soundEnd: GstClockTime?
+        /// Whether the sound source has been sent its end.
+        var soundEnded = false
     }
 
     private let state = Mutex(State())
@@ -203,7 +214,7 @@ final class RecordBranch: Sendable {
         guard gst_pad_has_current_caps(branchInput.pointer) != 0 else { return }
         let limit = self.limit
         let (take, last): (Bool, Bool) = state.withLock { state in
-            guard state.accepting, state.failure == nil else { return (false, false) }
+            guard state.accepting, state.failure == nil, audioFeed == nil || state.soundFlowing else { return (false, false) }
             if state.paused {
                 return (false, false)
             }
@@ -230,7 +241,7 @@ final class RecordBranch: Sendable {
         }
         if last {
             _ = gst_pad_send_event(branchInput.pointer, gst_event_new_eos())
-            if let audioSource { _ = gst_element_send_event(audioSource.pointer, gst_event_new_eos()) }
+            endSound(at: pts)
         }
         guard take else { return }
         let result = gst_pad_chain(branchInput.pointer, gst_buffer_ref(buffer))
@@ -263,11 +274,18 @@ final class RecordBranch: Sendable {
     /// Every encoded sound buffer on its way to the muxer.
     private func sound(_ buffer: UnsafeMutablePointer<GstBuffer>) -> GstPadProbeReturn {
         guard let audioFeed else { return GST_PAD_PROBE_OK }
-        let (first, shiftChanged): (GstClockTime?, Bool) = state.withLock { state in
+        let pts = buffer.pointee.pts
+        let (first, shiftChanged, pastEnd): (GstClockTime?, Bool, Bool) = state.withLock { state in
+            state.soundFlowing = true
             defer { state.audioShifted = state.firstTimestamp != nil }
-            return (state.firstTimestamp, state.firstTimestamp != nil && !state.audioShifted)
+            let pastEnd = state.soundEnd.map { pts != gstcam_clock_time_none() && pts >= $0 } ?? false
+            return (state.firstTimestamp, state.firstTimestamp != nil && !state.audioShifted, pastEnd)
         }
-        guard let first, buffer.pointee.pts != gstcam_clock_time_none(), buffer.pointee.pts >= first else {
+        if pastEnd {
+            endSoundNow()
+            return GST_PAD_PROBE_DROP
+        }
+        guard let first, pts != gstcam_clock_time_none(), pts >= first else {
             return GST_PAD_PROBE_DROP
         }
         if shiftChanged { gst_pad_set_offset(audioFeed.pointer, -Int(first)) }
@@ -388,8 +406,26 @@ final class RecordBranch: Sendable {
         // A failed branch's elements refuse events; its file already holds what could be written.
         if send, failure == nil {
             _ = gst_pad_send_event(branchInput.pointer, gst_event_new_eos())
-            if let audioSource { _ = gst_element_send_event(audioSource.pointer, gst_event_new_eos()) }
+            let end = state.withLock { state in state.lastInput.map { $0 + state.lastDuration } }
+            if let end { endSound(at: end) } else { endSoundNow() }
         }
+    }
+
+    /// Ends the sound where the video ended: its buffers from `end` on are dropped and the first of them ends its
+    /// source; a source that does not get there within 2 s (stalled) is ended anyway.
+    private func endSound(at end: GstClockTime) {
+        guard audioSource != nil else { return }
+        state.withLock { $0.soundEnd = $0.soundEnd ?? end }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) { [weak self] in self?.endSoundNow() }
+    }
+
+    private func endSoundNow() {
+        guard let audioSource else { return }
+        let send = state.withLock { state in
+            defer { state.soundEnded = true }
+            return !state.soundEnded
+        }
+        if send { _ = gst_element_send_event(audioSource.pointer, gst_event_new_eos()) }
     }
 
     /// The session's bus thread offers each message; returns whether it was the recording's.

@@ -30,9 +30,11 @@ struct ProbedVideo {
 
 /// Decodes every frame of `path` with ffmpeg; returns its exit status and what it printed at level error.
 func decodeEveryFrame(_ path: String) throws -> (status: Int32, errors: String) {
-    // Each frame passed on as the file has it: with a constant-rate output ffmpeg's own null muxer would complain
-    // ("non monotonically increasing dts") about frames closer together than 1/fps, which is not the file's fault.
-    let result = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough", "-f", "null", "-"])
+    // Each frame passed on as the file has it, in the file's own time base: with a constant-rate output, or timestamps
+    // rounded to 1/fps (the default encoder time base), ffmpeg's own null muxer would complain ("non monotonically
+    // increasing dts") about frames closer together than 1/fps — as at a camera switch — which is not the file's fault.
+    let result = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough",
+                                                    "-enc_time_base", "-1", "-f", "null", "-"])
     return (result.status, result.error)
 }
 
