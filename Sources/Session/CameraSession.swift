@@ -29,7 +29,7 @@ public final class CameraSession: Sendable {
     private let displayBranchFile: PipelineFile?
     /// The camera as the command probed it to choose the mode (`ModeChoice.camera`), used instead of probing it
     /// again when the pipeline is built for that same device.
-    private let probedCamera: Camera?
+    let probedCamera: Camera?
 
     /// What exists only while a pipeline does.
     struct Pipeline: Sendable {
