@@ -5,7 +5,8 @@ import V4L2
 /// `CameraSelector` picks one. A node that exists but cannot be opened is still a `Camera`, with
 /// `problem` saying why (its formats and controls are then unknown and empty).
 public struct Camera: Sendable, Equatable {
-    /// Position in the discovery list (sorted by node number), as `--device N` uses it.
+    /// Position in the discovery list (sorted by node number), as `--device N` uses it; -1 for a camera
+    /// chosen by its path and probed alone (`CameraDiscovery.camera(matching:)`), which is in no list.
     public var index: Int
     /// The device node, e.g. "/dev/video0".
     public var path: String
@@ -33,7 +34,7 @@ public struct Camera: Sendable, Equatable {
     /// One line naming the camera, as error messages and selectors list it: "0: /dev/video0 — Virtual UVC Camera".
     public var summary: String {
         let label = name.isEmpty ? "unknown camera" : name
-        return "\(index): \(path) — \(label)" + (isInfrared ? " [IR]" : "")
+        return (index >= 0 ? "\(index): " : "") + "\(path) — \(label)" + (isInfrared ? " [IR]" : "")
     }
 }
 

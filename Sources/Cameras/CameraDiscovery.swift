@@ -18,7 +18,26 @@ public enum CameraDiscovery {
     /// selects the first camera.
     /// - Throws: `noCamera` when the machine has none; `unknownCamera` / `ambiguousCamera` listing the cameras.
     public static func camera(matching selector: String?) throws(CameraError) -> Camera {
-        try CameraSelector.select(selector, from: cameras())
+        if let camera = cameraProbedAlone(selector) { return camera }
+        return try CameraSelector.select(selector, from: cameras())
+    }
+
+    /// The camera at a device path (`/dev/video2`), probed alone: a path names its node whatever the other
+    /// cameras are, so choosing a camera by path opens no other camera (on a laptop each open can wake a
+    /// suspended USB camera, and each probe reads every format and control). Such a camera is in no list: its
+    /// `index` is -1 and its `nodes` hold only itself. Nil when the selector is not a video node's path, or the
+    /// node does not open as a usable capture node: `camera(matching:)` then falls back to discovery, whose
+    /// error says why and lists the cameras.
+    static func cameraProbedAlone(_ selector: String?, deviceDirectory: String = "/dev",
+                                  linkDirectories: [String] = ["/dev/v4l/by-id", "/dev/v4l/by-path"]) -> Camera? {
+        guard let text = selector?.trimmingWhitespace, text.hasPrefix(deviceDirectory + "/") else { return nil }
+        let name = String(text.dropFirst(deviceDirectory.count + 1))
+        guard let node = videoNodeNames(in: [name]).first,
+              let probe = NodeProbe(path: deviceDirectory + "/" + name, number: node.number),
+              probe.kind == .capture, probe.problem == nil,
+              var camera = cameras(from: [probe], linkDirectories: linkDirectories).first else { return nil }
+        camera.index = -1
+        return camera
     }
 
     /// The cameras as one line each, for error messages.

@@ -46,8 +46,12 @@ extension CameraControls {
     /// - Throws: `zoomUnavailable` when the camera has no `zoom_absolute`.
     @discardableResult
     public func setOpticalZoom(factor: Double) throws(CameraError) -> Double {
-        guard let zoom = try opticalZoom() else { throw .zoomUnavailable(device: devicePath) }
-        let applied = try write(zoom.controlValue(for: factor), id: ControlID.zoomAbsolute)
-        return zoom.factor(for: applied?.value?.integer ?? zoom.controlValue(for: factor))
+        guard let found = try control(id: ControlID.zoomAbsolute) else { throw .zoomUnavailable(device: devicePath) }
+        let zoom = OpticalZoom(control: found.control)
+        let target = zoom.controlValue(for: factor)
+        // Already there (every session start asks for 1×): no write, so nothing for a restorer to put back.
+        if found.control.value?.integer == target { return zoom.factor(for: target) }
+        let applied = try write(.integer(target), to: found.control, query: found.query, asTyped: String(target))
+        return zoom.factor(for: applied.value?.integer ?? target)
     }
 }

@@ -52,6 +52,9 @@ public struct ModeChoice: Sendable, Equatable {
     /// the request's, else the configuration's.
     public var mode: CameraMode?
     public var request: ModeRequest
+    /// The camera as probed to choose the mode (nil without one): a session made with it
+    /// (`CameraSession(configuration:camera:)`) need not open and probe the camera again.
+    public var camera: Camera?
     /// Whether every value the request gave is the mode's.
     public var matchesRequest: Bool { mode.map(request.isMet) ?? true }
 
@@ -77,8 +80,9 @@ extension CameraConfiguration {
     /// resolved, width, height and rate set to the mode's, and the pipeline file for the mode's kind
     /// (`default`, `mjpeg` or `bayer`) unless `keepPipeline`, which limits the choice to modes of the kind the
     /// pipeline file asks for. Opens the camera to read its modes (not the pipeline). A pipeline that opens no
-    /// camera (the test pattern) gets the request's size and rate, else this configuration's.
-    public func choosingMode(_ request: ModeRequest, keepPipeline: Bool) throws -> ModeChoice {
+    /// camera (the test pattern) gets the request's size and rate, else this configuration's. `camera`: the camera
+    /// `device` names, when the caller has probed it already (then it is not opened again).
+    public func choosingMode(_ request: ModeRequest, keepPipeline: Bool, camera probed: Camera? = nil) throws -> ModeChoice {
         let file = try PipelineFile.load(pipeline)
         guard file.placeholders.contains("device") else {
             var fixed = self
@@ -87,7 +91,7 @@ extension CameraConfiguration {
             fixed.framerate = request.frameRate ?? framerate
             return ModeChoice(configuration: fixed, mode: nil, request: request)
         }
-        let camera = try CameraSession.usableCamera(device)
+        let camera = try probed.map(CameraSession.usable) ?? CameraSession.usableCamera(device)
         let kind = keepPipeline ? SourceKind(pipelineTemplate: file.template) : nil
         let modes = camera.modes.filter { kind == nil || $0.kind == kind }
         guard let mode = ModeChooser.choose(request, from: modes) else {
@@ -102,7 +106,7 @@ extension CameraConfiguration {
         chosen.framerate = mode.frameRate
         chosen.startTimeout = startTimeout(scaledFor: mode)
         if !keepPipeline { chosen.pipeline = mode.kind.pipelineName }
-        return ModeChoice(configuration: chosen, mode: mode, request: request)
+        return ModeChoice(configuration: chosen, mode: mode, request: request, camera: camera)
     }
 
     /// Throws, before GStreamer is asked, when `camera` has no mode of the kind `file` takes at this size and

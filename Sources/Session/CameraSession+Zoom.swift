@@ -35,7 +35,9 @@ extension CameraSession {
             throw CameraError.missingPipelineElement(file: pipelinePath, name: "zoom", purpose: "the videocrop that does digital zoom")
         }
         let size = zoomInputSize(of: pipeline) ?? (configuration.width, configuration.height)
-        let controls = try pipeline.device.map { try self.controls(of: $0) }
+        // A camera probed without optical zoom has nothing to set for 1×: its controls need not be opened.
+        let withoutOptics = zoom.factor <= 1 && probedCamera.map { $0.path == pipeline.device && !$0.features.zoom } == true
+        let controls = withoutOptics ? nil : try pipeline.device.map { try self.controls(of: $0) }
         let optical = try controls?.opticalZoom()
         let digitalMaximum = DigitalZoomCrop.maximumFactor(width: size.0, height: size.1, limit: Zoom.maximumDigitalFactor)
         var applied = zoom

@@ -27,6 +27,9 @@ public final class CameraSession: Sendable {
     /// pipelines with a `camera-jpeg` tee; without the file, JPEG photos are always encoded from the frames.
     private let cameraJPEGBranchFile: PipelineFile?
     private let displayBranchFile: PipelineFile?
+    /// The camera as the command probed it to choose the mode (`ModeChoice.camera`), used instead of probing it
+    /// again when the pipeline is built for that same device.
+    let probedCamera: Camera?
 
     /// What exists only while a pipeline does.
     struct Pipeline: Sendable {
@@ -134,8 +137,10 @@ public final class CameraSession: Sendable {
     let controlRestorer = ControlRestorer()
 
     /// Loads the pipeline file (and the branch files the session adds at run time) without touching a device.
-    public init(configuration: CameraConfiguration = CameraConfiguration()) throws {
+    /// `camera`: the camera as probed to choose the mode (`ModeChoice.camera`), so starting does not probe it again.
+    public init(configuration: CameraConfiguration = CameraConfiguration(), camera: Camera? = nil) throws {
         self.configuration = configuration
+        probedCamera = camera
         pipelineFile = try PipelineFile.load(configuration.pipeline)
         photoBranchFiles = try Dictionary(uniqueKeysWithValues: PhotoFormat.allCases.map {
             ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
@@ -333,7 +338,11 @@ public final class CameraSession: Sendable {
     /// The camera `selector` names (see `CameraDiscovery.camera(matching:)`), if this user can use it: a missing,
     /// forbidden or non-capture device is reported as such before GStreamer tries it.
     static func usableCamera(_ selector: String?) throws -> Camera {
-        let camera = try CameraDiscovery.camera(matching: selector)
+        try usable(CameraDiscovery.camera(matching: selector))
+    }
+
+    /// `camera`, if this user can use it (else its problem is thrown).
+    static func usable(_ camera: Camera) throws -> Camera {
         if let problem = camera.problem { throw problem }
         return camera
     }
@@ -353,7 +362,14 @@ public final class CameraSession: Sendable {
     }
 
     private func buildPipeline() throws -> Pipeline {
-        let camera = pipelineUsesDevice ? try Self.usableCamera(configuration.device) : nil
+        let camera: Camera?
+        if !pipelineUsesDevice {
+            camera = nil
+        } else if let probedCamera, probedCamera.path == configuration.device {
+            camera = try Self.usable(probedCamera)
+        } else {
+            camera = try Self.usableCamera(configuration.device)
+        }
         if let camera { try configuration.checkOffered(by: camera, file: pipelineFile) }
         let device = camera?.path
         let file = pipelineFile.path

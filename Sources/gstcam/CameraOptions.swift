@@ -44,6 +44,9 @@ struct CameraOptions {
     var exposure: ExposureMode?
     /// --width/--height max: the largest size, resolved against the camera by `modeChoice(for:)`.
     var largestSize = false
+    /// The camera --device names, once `findCamera()` has probed it: the later steps use it instead of
+    /// probing it again (nil: not looked for yet, or not found, and then each step looks and says why).
+    var foundCamera: Camera?
 
     enum FocusRequest: Equatable {
         case mode(FocusMode)
@@ -92,13 +95,18 @@ struct CameraOptions {
     func modeChoice(for purpose: ModePurpose) throws -> ModeChoice {
         let request = largestSize ? ModeRequest(frameRate: frameRate, purpose: .photo)
             : ModeRequest(width: width, height: height, frameRate: frameRate, purpose: purpose)
-        let choice = try configuration.choosingMode(request, keepPipeline: pipelineNamed)
+        let choice = try configuration.choosingMode(request, keepPipeline: pipelineNamed, camera: foundCamera)
         if choice.mode == nil, largestSize {
             throw CameraError.negotiationFailed(device: nil,
                 detail: "the pipeline \(configuration.pipeline) opens no camera, so there is no largest size to take")
         }
         if choice.mode != nil { note(choice.summary) }
         return choice
+    }
+
+    /// Probes the camera --device names once for the steps of this command (`foundCamera`).
+    mutating func findCamera() {
+        foundCamera = configuration.probedCamera()
     }
 
     static func parseFocus(_ text: String) -> FocusRequest? {

@@ -93,13 +93,14 @@ enum CaptureCommand: Command {
             return names
         }
 
+        camera.findCamera()
         if count == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
                                                          latest: latest, json: json, format: format, flash: flashMode, timer: timer) {
             return
         }
         let choice = try camera.modeChoice(for: .photo)
         let mode = ModeRecord(choice)
-        let session = try CameraSession(configuration: choice.configuration)
+        let session = try CameraSession(configuration: choice.configuration, camera: choice.camera)
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }
         do {

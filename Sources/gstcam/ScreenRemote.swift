@@ -12,7 +12,7 @@ enum ScreenRemote {
     /// serves this camera (a stale socket is removed, and the caller opens the camera itself).
     static func capture(camera: CameraOptions, output: String?, directory: String?, overwrite: Bool,
                         latest: Bool, json: Bool, format: PhotoFormat?, flash: FlashMode?, timer: Int) async throws -> Bool {
-        guard let path = RemoteSocketPath.path(for: camera.configuration) else { return false }
+        guard let path = RemoteSocketPath.path(for: camera.configuration, camera: camera.foundCamera) else { return false }
         let client: CameraRemoteClient
         switch CameraRemoteClient.connect(to: path) {
         case .noSession: return false
