@@ -60,6 +60,12 @@ enum RecordCommand: Command {
         if output == "-" { throw UsageError("a video is written to a file (the MP4 index needs one); give -o FILE or --dir DIR") }
         if directory != nil, overwrite { throw UsageError("--overwrite goes with -o FILE; --dir never replaces a file") }
 
+        let unsupported = [("--segment", segment != nil), ("--pre", pre != nil), ("--audio", audioDevice), ("--audio-test-tone", testTone)]
+            .filter(\.1).map(\.0)
+        if try await ScreenRemote.record(camera: camera, .init(output: output, directory: directory, overwrite: overwrite, duration: duration,
+                                                                codec: codec, bitrate: bitrate, unsupported: unsupported, json: json)) {
+            return
+        }
         let encoder = try VideoEncoderChoice.choose(codec)
         Standard.error.write("Encoder: \(encoder.reason)\n")
         let choice = try camera.modeChoice(for: .preview)
