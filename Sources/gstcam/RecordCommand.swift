@@ -20,6 +20,8 @@ enum RecordCommand: Command {
     (hardware H.264, then openh264enc, then x264enc; VP8 when there is no H.264 encoder): the choice and the reason
     are printed. The file is written in fragments: if gstcam is killed, the machine loses power or the disk
     fills up, the file still plays up to the last second. A progress line comes once a second (stderr).
+    When a camera screen (gstcam preview) holds the camera, that screen records through its socket and this
+    command follows it the same way (--segment, --pre and sound are then refused).
 
     OPTIONS:
       -o, --output FILE      Where to write the video (its extension follows the codec: .mp4 or .webm).
