@@ -11,6 +11,12 @@ extension CameraSession {
     /// (`VideoEncoderChoice`); the recording's `encoderReason` says which and why.
     /// One recording at a time (`alreadyRecording`); an existing file is kept unless `overwrite`.
     public func startRecording(_ settings: RecordingSettings) async throws -> Recording {
+        var settings = settings
+        var soundProblem: String?
+        if settings.audio == .deviceIfAvailable {
+            soundProblem = SoundInputCheck.problem()
+            settings.audio = soundProblem == nil ? .device : nil
+        }
         let pipeline = try runningPipeline()
         if let current = shared.withLock({ $0.recording }) { throw CameraError.alreadyRecording(path: current.path) }
         let choice = try VideoEncoderChoice.choose(settings.codec)
@@ -39,7 +45,7 @@ extension CameraSession {
         if settings.overwrite, segmentPattern == nil { unlink(path) }
         let recording = Recording(
             path: segmentPattern.map { VideoSegmentNames.name($0, 1) } ?? path, segmentPattern: segmentPattern, choice: choice,
-            width: configuration.width, height: configuration.height,
+            width: configuration.width, height: configuration.height, soundProblem: soundProblem,
             detach: { [weak self] in self?.shared.withLock { $0.recording = nil } },
             notifySession: { [weak self] event in self?.notify(.recording(event)) })
         try shared.withLock { shared in
@@ -58,6 +64,9 @@ extension CameraSession {
         } catch {
             recording.branch?.remove()
             shared.withLock { if $0.recording === recording { $0.recording = nil } }
+            // Nothing was recorded: the empty file the sink opened would only block the name (`--audio auto`
+            // tries again without sound under the same name).
+            if let status = try? SystemCalls.status(recording.path), status.isRegularFile, status.st_size == 0 { unlink(recording.path) }
             // The muxer writes nothing until every stream has data: a sound input that opens but never delivers
             // (no card behind it) shows as no first frame.
             if settings.audio != nil, case CameraError.timeout = error {

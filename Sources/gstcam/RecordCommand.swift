@@ -12,7 +12,7 @@ enum RecordCommand: Command {
     static let summary = "Record a video: H.264 in MP4 (or VP8/VP9 in WebM), crash-safe."
     static let usage = """
     USAGE: gstcam record [-o FILE | --dir DIR] [--duration SECONDS] [--codec h264|vp8|vp9] [--bitrate KBPS]
-                         [--segment SECONDS] [--pre SECONDS] [--audio | --audio-test-tone] [--json] [camera options]
+                         [--segment SECONDS] [--pre SECONDS] [--audio [auto] | --audio-test-tone] [--json] [camera options]
 
     Records until --duration has passed or Ctrl-C (the file is finished either way; Ctrl-C exits with status
     130). Without -o the video goes to the Videos folder ($GSTCAM_VIDEO_DIR, else XDG_VIDEOS_DIR/gstcam, e.g.
@@ -37,6 +37,7 @@ enum RecordCommand: Command {
                              keyframe before; at most a second more). --duration counts from the signal.
       --audio                Record sound too, from the default input (PipeWire, PulseAudio or ALSA): AAC in MP4,
                              Opus in WebM. No sound input is an error naming it.
+      --audio auto           Sound when a sound input opens; otherwise a warning (stderr) and video only.
       --audio-test-tone      Record GStreamer's 440 Hz test tone as the sound (machines without sound, tests).
       --json                 Print progress and the result as JSON lines.
     \(CameraOptions.help)
@@ -52,7 +53,9 @@ enum RecordCommand: Command {
         let bitrate = try arguments.option("--bitrate", as: "kbit/s from 50 to 100000") { Int($0).flatMap { (50...100_000).contains($0) ? $0 : nil } }
         let segment = try arguments.option("--segment", as: "a number of seconds ≥ 1") { Double($0).flatMap { $0 >= 1 && $0.isFinite ? $0 : nil } }
         let pre = try arguments.option("--pre", as: "a number of seconds from 0.1 to 600") { Double($0).flatMap { $0 >= 0.1 && $0 <= 600 ? $0 : nil } }
-        let audioDevice = arguments.flag("--audio")
+        let audioChoice = try arguments.option("--audio", values: ["auto"], bare: "on")
+        let audioDevice = audioChoice != nil
+        let audioIfAvailable = audioChoice == "auto"
         let testTone = arguments.flag("--audio-test-tone")
         let json = arguments.flag("--json")
         try arguments.finish()
@@ -92,10 +95,13 @@ enum RecordCommand: Command {
                                          segmentDuration: segment.map { .milliseconds(Int($0 * 1000)) },
                                          duration: duration.map { .microseconds(Int($0 * 1_000_000)) },
                                          preRoll: pre.map { .milliseconds(Int($0 * 1000)) },
-                                         audio: audioDevice ? .device : testTone ? .testTone : nil)
+                                         audio: audioIfAvailable ? .deviceIfAvailable : audioDevice ? .device : testTone ? .testTone : nil)
         // Armed before the recording exists, so a signal sent as soon as "Waiting" is printed is not lost.
         let trigger = pre == nil ? nil : StartSignal()
         let recording = try await session.startRecording(settings)
+        if let problem = recording.soundProblem {
+            Standard.error.write("gstcam: warning: no sound input could be opened (\(problem)); recording video only.\n")
+        }
         if let pre, let trigger {
             Standard.error.write("Keeping the last \(format(pre)) s; send SIGUSR2 to start recording (kill -USR2 \(getpid()))\n")
             if json { print(JSONOutput.line(RecordingRecord.waiting(recording))) }
