@@ -27,6 +27,17 @@ extension CameraSession {
         let writer = try PipelineFile.load(settings.segmentDuration == nil ? "record-\(container).branch"
                                                                             : "record-segments-\(container).branch")
         let encoderFile = try PipelineFile.load(choice.file)
+        // Motion-JPEG is recorded from the camera's own JPEGs (the `camera-jpeg` tee before the decoder), so
+        // only from a pipeline that has them.
+        let branches: TeeBranches
+        if choice.codec == .mjpeg {
+            guard let cameraJPEG = pipeline.shutter.cameraJPEG else {
+                throw CameraError.noMotionJPEG(device: device, mode: "\(configuration.width)x\(configuration.height), not MJPEG")
+            }
+            branches = cameraJPEG.branches
+        } else {
+            branches = pipeline.branches
+        }
         if settings.audio != nil, settings.preRoll != nil {
             throw CameraError.recordingFailed(path: path, detail: "sound with pre-roll is not supported yet; record with --audio or --pre")
         }
@@ -54,7 +65,7 @@ extension CameraSession {
         }
         do {
             let branch = try RecordBranch(
-                branches: pipeline.branches, encoder: encoderFile, writer: writer, parameters: parameters,
+                branches: branches, encoder: encoderFile, writer: writer, parameters: parameters,
                 path: recording.path, limit: settings.duration, preRoll: settings.preRoll, audio: audioFiles,
                 onStarted: { [weak recording] in recording?.branchStarted() },
                 onFailed: { [weak recording] error in recording?.branchFailed(error) },

@@ -11,7 +11,7 @@ enum RecordCommand: Command {
     static let name = "record"
     static let summary = "Record a video: H.264 in MP4 (or VP8/VP9 in WebM), crash-safe."
     static let usage = """
-    USAGE: gstcam record [-o FILE | --dir DIR] [--duration SECONDS] [--codec h264|vp8|vp9] [--bitrate KBPS]
+    USAGE: gstcam record [-o FILE | --dir DIR] [--duration SECONDS] [--codec h264|vp8|vp9|mjpeg] [--bitrate KBPS]
                          [--segment SECONDS] [--pre SECONDS] [--audio [auto] | --audio-test-tone] [--json] [camera options]
 
     Records until --duration has passed or Ctrl-C (the file is finished either way; Ctrl-C exits with status
@@ -28,7 +28,9 @@ enum RecordCommand: Command {
       --dir DIR              Record into DIR under a new VID_<date>_<time> name.
       --overwrite            Replace FILE if it exists (otherwise an existing file is an error).
       --duration SECONDS     Stop after this much video (fractions allowed); the file holds exactly its frames.
-      --codec CODEC          h264 (MP4), vp8 or vp9 (WebM). Default: h264, else vp8.
+      --codec CODEC          h264 (MP4), vp8 or vp9 (WebM), or mjpeg: the camera's own Motion-JPEG frames
+                             into Matroska (.mkv) without re-encoding (an MJPEG mode: --pipeline mjpeg).
+                             Default: h264, else vp8.
       --bitrate KBPS         Target bitrate in kbit/s (default: from the frame size, 1000 at 640x480).
       --segment SECONDS      Write consecutive files of SECONDS each (NAME_00001.mp4, _00002…), cut at
                              keyframes with no frame lost between them.
@@ -49,7 +51,7 @@ enum RecordCommand: Command {
         let directory = try arguments.option("--dir")
         let overwrite = arguments.flag("--overwrite")
         let duration = try arguments.option("--duration", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
-        let codec = try arguments.option("--codec", as: "h264, vp8 or vp9") { VideoCodec(rawValue: $0.lowercased() == "h.264" ? "h264" : $0.lowercased()) }
+        let codec = try arguments.option("--codec", as: "h264, vp8, vp9 or mjpeg") { VideoCodec(rawValue: $0.lowercased() == "h.264" ? "h264" : $0.lowercased()) }
         let bitrate = try arguments.option("--bitrate", as: "kbit/s from 50 to 100000") { Int($0).flatMap { (50...100_000).contains($0) ? $0 : nil } }
         let segment = try arguments.option("--segment", as: "a number of seconds ≥ 1") { Double($0).flatMap { $0 >= 1 && $0.isFinite ? $0 : nil } }
         let pre = try arguments.option("--pre", as: "a number of seconds from 0.1 to 600") { Double($0).flatMap { $0 >= 0.1 && $0 <= 600 ? $0 : nil } }
