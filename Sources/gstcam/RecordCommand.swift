@@ -131,7 +131,14 @@ enum RecordCommand: Command {
             report(video, json: json)
             if interrupt.didFire { throw ExitRequest(status: .interrupted) }
         case .failure(let error):
-            if let video = recording.lastFigures { report(video, json: json) }
+            if let video = recording.lastFigures {
+                report(video, json: json)
+            } else {
+                // The camera failed under the recording (unplugged): stopping the session finishes the file (and it
+                // was written in fragments anyway), so it holds what came until then; say so next to the error.
+                Standard.error.write("gstcam: \(recording.path) holds the \(format(recording.progress.duration.secondsValue)) s "
+                    + "recorded until then and plays.\n")
+            }
             throw error
         }
     }
