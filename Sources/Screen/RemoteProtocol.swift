@@ -110,14 +110,14 @@ enum RemoteRequest: Equatable {
             return .success(.action(.nextCamera))
         case "record_start":
             var options = RemoteRecordingOptions()
-            switch (field("codec", String.self, "\"h264\", \"vp8\" or \"vp9\""), field("bitrate", Double.self, "a number: kbit/s"),
+            switch (field("codec", String.self, "\"h264\", \"vp8\", \"vp9\" or \"mjpeg\""), field("bitrate", Double.self, "a number: kbit/s"),
                     field("duration", Double.self, "a number: seconds"), field("overwrite", Bool.self, "true or false")) {
             case let (.failure(error), _, _, _), let (_, .failure(error), _, _), let (_, _, .failure(error), _), let (_, _, _, .failure(error)):
                 return .failure(error)
             case let (.success(codec), .success(bitrate), .success(duration), .success(overwrite)):
                 if let codec {
                     guard let known = VideoCodec(rawValue: codec.lowercased()) else {
-                        return .failure(RemoteProtocolError("unknown \"codec\" \"\(codec)\": h264, vp8 or vp9"))
+                        return .failure(RemoteProtocolError("unknown \"codec\" \"\(codec)\": h264, vp8, vp9 or mjpeg"))
                     }
                     options.codec = known
                 }
