@@ -93,4 +93,6 @@ public enum CameraError: Error, Equatable, Sendable {
     case alreadyRecording(path: String)
     /// `--audio`: no sound input could be opened (no microphone, no sound server).
     case audioUnavailable(detail: String)
+    /// `--codec mjpeg`: the camera's mode delivers no JPEG frames to record as they are.
+    case noMotionJPEG(device: String?, mode: String)
 }

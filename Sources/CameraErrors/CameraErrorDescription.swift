@@ -121,6 +121,10 @@ extension CameraError: CustomStringConvertible {
         case let .audioUnavailable(detail):
             return "No sound input could be opened for the recording (\(Self.sentence(detail))). Connect a microphone or "
                 + "start PipeWire/PulseAudio, or record without --audio."
+        case let .noMotionJPEG(device, mode):
+            return "\(device ?? "This pipeline") delivers no Motion-JPEG in the mode used (\(mode)), so there are no JPEG frames to "
+                + "record without re-encoding. Choose a mode the camera sends as MJPEG (`gstcam devices` lists them; "
+                + "--pipeline mjpeg picks one), or record with --codec h264."
         }
     }
 

@@ -2,6 +2,8 @@
 public enum VideoContainer: String, Sendable, Equatable {
     case mp4
     case webm
+    /// Matroska: Motion-JPEG as the camera compressed it (`--codec mjpeg`).
+    case mkv
 
     public var fileExtension: String { rawValue }
 
@@ -9,6 +11,7 @@ public enum VideoContainer: String, Sendable, Equatable {
         switch self {
         case .mp4: "MP4"
         case .webm: "WebM"
+        case .mkv: "Matroska"
         }
     }
 }

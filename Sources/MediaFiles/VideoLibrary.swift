@@ -11,17 +11,28 @@ public struct VideoLibrary: Sendable {
     public static let userDirectoryVariable = "XDG_VIDEOS_DIR"
 
     public let directory: String
+    /// Why `directory` is what it is, for `gstcam gallery`: a word for scripts and a phrase for people.
+    public let directoryKey: String
+    public let directoryExplanation: String
     public let environment: PhotoEnvironment
 
     public init(directory: String? = nil, environment: PhotoEnvironment = .current) {
         self.environment = environment
         if let directory {
             self.directory = FilePath.absolute(directory)
+            (directoryKey, directoryExplanation) = ("explicit", "given with --dir")
         } else if let variable = environment.value(Self.directoryVariable) {
             self.directory = FilePath.absolute(variable)
+            (directoryKey, directoryExplanation) = (Self.directoryVariable, "from $\(Self.directoryVariable)")
         } else {
             let videos = PicturesDirectory.resolve(in: environment, variable: Self.userDirectoryVariable, fallback: "Videos")
             self.directory = FilePath.join(videos.path, PhotoLibrary.subfolder)
+            let variable = Self.userDirectoryVariable
+            (directoryKey, directoryExplanation) = switch videos.source {
+            case .userDirectoriesFile(let file): ("user-dirs.dirs", "from \(variable) in \(file)")
+            case .homePictures: ("default", "the default: no \(variable) is set")
+            default: (variable, "from $\(variable)")
+            }
         }
     }
 

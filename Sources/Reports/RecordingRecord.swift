@@ -20,6 +20,14 @@ public struct RecordingRecord: Encodable, Equatable {
     public var bytes: Int64?
     public var paused: Bool?
 
+    public init(event: String, path: String? = nil, files: [String]? = nil, codec: String? = nil, encoder: String? = nil,
+                width: Int? = nil, height: Int? = nil, seconds: Double? = nil, frames: Int? = nil, fps: Int? = nil,
+                dropped: Int? = nil, bytes: Int64? = nil, paused: Bool? = nil) {
+        (self.event, self.path, self.files, self.codec, self.encoder) = (event, path, files, codec, encoder)
+        (self.width, self.height, self.seconds, self.frames, self.fps) = (width, height, seconds, frames, fps)
+        (self.dropped, self.bytes, self.paused) = (dropped, bytes, paused)
+    }
+
     /// Armed with `--pre`: waiting for SIGUSR2.
     public static func waiting(_ recording: Recording) -> RecordingRecord {
         RecordingRecord(event: "waiting", path: recording.path)

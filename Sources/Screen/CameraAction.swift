@@ -36,7 +36,7 @@ public enum CameraAction: Sendable, Equatable {
     case focus(at: NormalizedPoint)
     /// Starts recording into the Videos folder (or to `path`), or stops the recording in progress.
     case toggleRecording
-    case startRecording(path: String?)
+    case startRecording(path: String?, options: RemoteRecordingOptions = RemoteRecordingOptions())
     case stopRecording
     case quit
 

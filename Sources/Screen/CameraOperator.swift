@@ -23,6 +23,8 @@ public final class CameraOperator: Sendable {
         var flashMode = FlashMode.off
         /// Seconds the shutter key counts down first (0: none).
         var timerSeconds = 0
+        /// The recording started last (running or ended), so `record_status` can tell how it ended.
+        var lastRecording: Recording?
     }
 
     /// Seconds the screen's shutter counts down before the photo (0: at once).
@@ -124,6 +126,8 @@ public final class CameraOperator: Sendable {
         public var flash: FlashMode?
         /// The recording in progress: its file and figures.
         public var recording: (path: String, progress: RecordingProgress)?
+        /// The recording this screen started last, running or ended (its `result` says how it ended).
+        public var lastRecording: Recording?
 
         public static func == (a: Status, b: Status) -> Bool {
             a.camera == b.camera && a.device == b.device && a.width == b.width && a.height == b.height
@@ -149,7 +153,8 @@ public final class CameraOperator: Sendable {
                       height: session.configuration.height, framesPerSecond: state.withLock { $0.framesPerSecond },
                       zoom: (session.zoom.factor * 100).rounded() / 100, torch: torch, focus: focus, frames: session.frameCount,
                       flash: controls?.hasFlash == true ? flashMode : nil,
-                      recording: session.currentRecording.map { ($0.path, $0.progress) })
+                      recording: session.currentRecording.map { ($0.path, $0.progress) },
+                      lastRecording: state.withLock { $0.lastRecording })
     }
 
     /// "Camera · 640×480 · 30.0 fps · 1× · torch off · AF-C"
@@ -277,16 +282,19 @@ public final class CameraOperator: Sendable {
             return CameraActionOutcome(message: message, isError: result.method == .none, focusPoint: point)
         case .toggleRecording:
             return try await performThrowing(session.currentRecording == nil ? .startRecording(path: nil) : .stopRecording)
-        case let .startRecording(path):
+        case let .startRecording(path, options):
             let target: String
             if let path {
                 target = path
             } else {
                 try videos.createDirectory()
-                let container = try VideoEncoderChoice.choose().codec.container
+                let container = try VideoEncoderChoice.choose(options.codec).codec.container
                 target = videos.newVideoPath(container: container)
             }
-            let recording = try await session.startRecording(RecordingSettings(path: target))
+            let recording = try await session.startRecording(RecordingSettings(
+                path: target, codec: options.codec, bitrate: options.bitrate, overwrite: options.overwrite,
+                duration: options.duration))
+            state.withLock { $0.lastRecording = recording }
             let name = recording.path.split(separator: "/").last.map(String.init) ?? recording.path
             return CameraActionOutcome(message: "Recording \(name)", recordingPath: recording.path)
         case .stopRecording:

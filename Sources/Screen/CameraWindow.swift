@@ -80,7 +80,7 @@ final class CameraWindow: Sendable {
             state.status = text
             return state.stillFrame
         }
-        element(Self.statusElement)?.set("text", text)
+        RecordingIndicator.show(text, in: element(Self.statusElement))
         // A stalled camera sends no frame that would show the new line: draw it over the last picture.
         still?.redraw()
     }
@@ -148,7 +148,7 @@ final class CameraWindow: Sendable {
             state.branch = branch
             return (state.status, state.message)
         }
-        branch.child(named: Self.statusElement)?.set("text", status)
+        RecordingIndicator.show(status, in: branch.child(named: Self.statusElement))
         branch.child(named: Self.messageElement)?.set("text", message)
         let still = branch.child(named: Self.statusElement).flatMap { StillFrame(branch: branch, overlay: $0) }
         state.withLock { $0.stillFrame = still }

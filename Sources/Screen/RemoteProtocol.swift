@@ -109,12 +109,34 @@ enum RemoteRequest: Equatable {
         case "switch":
             return .success(.action(.nextCamera))
         case "record_start":
+            var options = RemoteRecordingOptions()
+            switch (field("codec", String.self, "\"h264\", \"vp8\", \"vp9\" or \"mjpeg\""), field("bitrate", Double.self, "a number: kbit/s"),
+                    field("duration", Double.self, "a number: seconds"), field("overwrite", Bool.self, "true or false")) {
+            case let (.failure(error), _, _, _), let (_, .failure(error), _, _), let (_, _, .failure(error), _), let (_, _, _, .failure(error)):
+                return .failure(error)
+            case let (.success(codec), .success(bitrate), .success(duration), .success(overwrite)):
+                if let codec {
+                    guard let known = VideoCodec(rawValue: codec.lowercased()) else {
+                        return .failure(RemoteProtocolError("unknown \"codec\" \"\(codec)\": h264, vp8, vp9 or mjpeg"))
+                    }
+                    options.codec = known
+                }
+                if let bitrate {
+                    guard bitrate >= 50, bitrate <= 100_000 else { return .failure(RemoteProtocolError("\"bitrate\" must be 50 to 100000 kbit/s")) }
+                    options.bitrate = Int(bitrate)
+                }
+                if let duration {
+                    guard duration > 0, duration.isFinite else { return .failure(RemoteProtocolError("\"duration\" must be a number of seconds > 0")) }
+                    options.duration = .microseconds(Int(duration * 1_000_000))
+                }
+                options.overwrite = overwrite ?? false
+            }
             switch field("path", String.self, "a string: an absolute file path") {
             case let .failure(error): return .failure(error)
             case let .success(path?):
                 guard path.hasPrefix("/") else { return .failure(RemoteProtocolError("\"path\" must be absolute: \(path)")) }
-                return .success(.action(.startRecording(path: path)))
-            case .success(nil): return .success(.action(.startRecording(path: nil)))
+                return .success(.action(.startRecording(path: path, options: options)))
+            case .success(nil): return .success(.action(.startRecording(path: nil, options: options)))
             }
         case "record_stop":
             return .success(.action(.stopRecording))
@@ -181,22 +203,42 @@ enum RemoteRequest: Equatable {
             reply["flash"] = outcome.flashFired
         }
         if let path = outcome.recordingPath { reply["path"] = path }
-        if let video = outcome.video {
-            reply["path"] = video.path
-            reply["seconds"] = (video.duration.inSeconds * 1000).rounded() / 1000
-            reply["frames"] = video.frames
-            reply["bytes"] = video.bytes
-            reply["codec"] = video.codec.rawValue
+        if let video = outcome.video { reply.merge(videoFields(video)) { _, new in new } }
+        return reply
+    }
+
+    /// `record_status`: whether the screen records, and what so far; `"last"` tells how the recording this
+    /// screen started last ended (the figures of its file, or its error), once it has.
+    static func recordingReply(_ status: CameraOperator.Status) -> [String: Any] {
+        var reply: [String: Any] = ["ok": true, "recording": false]
+        if let last = status.lastRecording {
+            switch last.result {
+            case .success(let video)?: reply["last"] = videoFields(video)
+            case .failure(let error)?: reply["last"] = ["path": last.path, "error": error.description]
+            case nil: break
+            }
+        }
+        guard let recording = status.recording else { return reply }
+        reply["recording"] = true
+        reply["path"] = recording.path
+        reply["seconds"] = (recording.progress.duration.inSeconds * 1000).rounded() / 1000
+        reply["frames"] = recording.progress.frames
+        reply["dropped"] = recording.progress.droppedFrames
+        reply["bytes"] = recording.progress.bytes
+        if let last = status.lastRecording, last.path == recording.path {
+            reply["codec"] = last.codec.rawValue
+            reply["encoder"] = last.encoder
+            reply["width"] = last.width
+            reply["height"] = last.height
         }
         return reply
     }
 
-    /// `record_status`: whether the screen records, and what so far.
-    static func recordingReply(_ status: CameraOperator.Status) -> [String: Any] {
-        guard let recording = status.recording else { return ["ok": true, "recording": false] }
-        return ["ok": true, "recording": true, "path": recording.path,
-                "seconds": (recording.progress.duration.inSeconds * 1000).rounded() / 1000,
-                "frames": recording.progress.frames, "bytes": recording.progress.bytes]
+    /// A finished recording's file and figures, as `record_stop` and `record_status`'s "last" give them.
+    static func videoFields(_ video: RecordedVideo) -> [String: Any] {
+        ["path": video.path, "files": video.files, "seconds": (video.duration.inSeconds * 1000).rounded() / 1000,
+         "frames": video.frames, "dropped": video.droppedFrames, "bytes": video.bytes, "codec": video.codec.rawValue,
+         "encoder": video.encoder, "width": video.width, "height": video.height]
     }
 
     static func reply(_ status: CameraOperator.Status) -> [String: Any] {

@@ -234,7 +234,7 @@ final class TerminalView: ScreenView {
         let now = ContinuousClock.now
         let (status, message) = state.withLock { ($0.status, now < $0.messageUntil ? $0.message : "") }
         let line = message.isEmpty ? status : message + "  ·  " + status
-        return "\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[7m" + String(line.prefix(columns)) + "\u{1B}[0m\u{1B}[K"
+        return "\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[7m" + RecordingIndicator.terminalLine(String(line.prefix(columns))) + "\u{1B}[0m\u{1B}[K"
     }
 
     /// The picture fitted into `columns` × `pictureRows` cells (two pixels per cell), centred, starting at the

@@ -11,6 +11,12 @@ extension CameraSession {
     /// (`VideoEncoderChoice`); the recording's `encoderReason` says which and why.
     /// One recording at a time (`alreadyRecording`); an existing file is kept unless `overwrite`.
     public func startRecording(_ settings: RecordingSettings) async throws -> Recording {
+        var settings = settings
+        var soundProblem: String?
+        if settings.audio == .deviceIfAvailable {
+            soundProblem = SoundInputCheck.problem()
+            settings.audio = soundProblem == nil ? .device : nil
+        }
         let pipeline = try runningPipeline()
         if let current = shared.withLock({ $0.recording }) { throw CameraError.alreadyRecording(path: current.path) }
         let choice = try VideoEncoderChoice.choose(settings.codec)
@@ -21,6 +27,17 @@ extension CameraSession {
         let writer = try PipelineFile.load(settings.segmentDuration == nil ? "record-\(container).branch"
                                                                             : "record-segments-\(container).branch")
         let encoderFile = try PipelineFile.load(choice.file)
+        // Motion-JPEG is recorded from the camera's own JPEGs (the `camera-jpeg` tee before the decoder), so
+        // only from a pipeline that has them.
+        let branches: TeeBranches
+        if choice.codec == .mjpeg {
+            guard let cameraJPEG = pipeline.shutter.cameraJPEG else {
+                throw CameraError.noMotionJPEG(device: device, mode: "\(configuration.width)x\(configuration.height), not MJPEG")
+            }
+            branches = cameraJPEG.branches
+        } else {
+            branches = pipeline.branches
+        }
         if settings.audio != nil, settings.preRoll != nil {
             throw CameraError.recordingFailed(path: path, detail: "sound with pre-roll is not supported yet; record with --audio or --pre")
         }
@@ -39,7 +56,7 @@ extension CameraSession {
         if settings.overwrite, segmentPattern == nil { unlink(path) }
         let recording = Recording(
             path: segmentPattern.map { VideoSegmentNames.name($0, 1) } ?? path, segmentPattern: segmentPattern, choice: choice,
-            width: configuration.width, height: configuration.height,
+            width: configuration.width, height: configuration.height, soundProblem: soundProblem,
             detach: { [weak self] in self?.shared.withLock { $0.recording = nil } },
             notifySession: { [weak self] event in self?.notify(.recording(event)) })
         try shared.withLock { shared in
@@ -48,7 +65,7 @@ extension CameraSession {
         }
         do {
             let branch = try RecordBranch(
-                branches: pipeline.branches, encoder: encoderFile, writer: writer, parameters: parameters,
+                branches: branches, encoder: encoderFile, writer: writer, parameters: parameters,
                 path: recording.path, limit: settings.duration, preRoll: settings.preRoll, audio: audioFiles,
                 onStarted: { [weak recording] in recording?.branchStarted() },
                 onFailed: { [weak recording] error in recording?.branchFailed(error) },
@@ -58,6 +75,9 @@ extension CameraSession {
         } catch {
             recording.branch?.remove()
             shared.withLock { if $0.recording === recording { $0.recording = nil } }
+            // Nothing was recorded: the empty file the sink opened would only block the name (`--audio auto`
+            // tries again without sound under the same name).
+            if let status = try? SystemCalls.status(recording.path), status.isRegularFile, status.st_size == 0 { unlink(recording.path) }
             // The muxer writes nothing until every stream has data: a sound input that opens but never delivers
             // (no card behind it) shows as no first frame.
             if settings.audio != nil, case CameraError.timeout = error {

@@ -32,7 +32,8 @@ final class PhotoShutter: Sendable {
     private let branches: TeeBranches
     private let files: [PhotoFormat: PipelineFile]
     private let parameters: [PhotoFormat: [String: String]]
-    private let cameraJPEG: CameraJPEG?
+    /// The camera's own JPEGs, where the pipeline has them (a `camera-jpeg` tee): photos, and `--codec mjpeg` recordings.
+    let cameraJPEG: CameraJPEG?
     private let photographed = PhotographedFrames()
 
     init(pipeline: Element, tee: Element, branches: TeeBranches, files: [PhotoFormat: PipelineFile], jpegQuality: Int,

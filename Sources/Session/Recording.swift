@@ -22,6 +22,8 @@ public final class Recording: Sendable {
     public let height: Int
     /// The `location` pattern of a segmented recording (splitmuxsink's %05d), nil for one file.
     let segmentPattern: String?
+    /// With `RecordingAudio.deviceIfAvailable`: why the recording has no sound (nil when it has).
+    public let soundProblem: String?
 
     private enum Phase {
         case recording
@@ -48,7 +50,9 @@ public final class Recording: Sendable {
     private let startedAt = ContinuousClock.now
 
     init(path: String, segmentPattern: String?, choice: VideoEncoderChoice, width: Int, height: Int,
+         soundProblem: String? = nil,
          detach: @escaping @Sendable () -> Void, notifySession: @escaping @Sendable (RecordingEvent) -> Void) {
+        self.soundProblem = soundProblem
         self.path = path
         self.segmentPattern = segmentPattern
         codec = choice.codec

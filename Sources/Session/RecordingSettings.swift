@@ -56,6 +56,9 @@ public enum RecordingAudio: String, Sendable, Equatable {
     case device
     /// GStreamer's test tone (pipelines/record-audio-test-source.branch), for tests and machines without sound.
     case testTone
+    /// The default input when it gives sound (checked first, apart from the camera's pipeline), else none:
+    /// the recording's `soundProblem` says why (`--audio auto`).
+    case deviceIfAvailable
 
-    var sourceFile: String { self == .device ? "record-audio-source.branch" : "record-audio-test-source.branch" }
+    var sourceFile: String { self == .testTone ? "record-audio-test-source.branch" : "record-audio-source.branch" }
 }

@@ -34,6 +34,8 @@ public struct VideoEncoderChoice: Sendable, Equatable {
         Candidate(name: "x264", codec: .h264, hardware: false),
         Candidate(name: "vp8", codec: .vp8, hardware: false),
         Candidate(name: "vp9", codec: .vp9, hardware: false),
+        // Not an encoder: the camera's JPEGs as they come (record-mjpeg.branch), only when asked for.
+        Candidate(name: "mjpeg", codec: .mjpeg, hardware: false),
     ]
 
     /// The encoder for `codec` (nil: H.264, else VP8). Throws `noVideoEncoder` naming what to install.
@@ -77,6 +79,7 @@ public struct VideoEncoderChoice: Sendable, Equatable {
 
     private static func reason(for candidate: Candidate, encoder: String, asked: VideoCodec,
                                skipped: [RecordingChoiceProblem]) -> String {
+        if asked == .mjpeg { return "none: the camera's own Motion-JPEG frames into Matroska, not re-encoded (\(encoder) only parses them)" }
         let kind = candidate.hardware ? "hardware" : "software"
         var text = "\(encoder) (\(asked.displayName) in \(asked.container.displayName), \(kind))"
         if skipped.isEmpty {

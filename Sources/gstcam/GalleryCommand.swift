@@ -3,19 +3,21 @@ import LinuxSystem
 import Reports
 import Screen
 
-/// `gstcam gallery`: the photos gstcam saved, newest first — or just the newest one's path, which is what a
-/// camera UI shows as its last-photo thumbnail.
+/// `gstcam gallery`: the photos and videos gstcam saved, newest first — or just the newest photo's path, which
+/// is what a camera UI shows as its last-photo thumbnail.
 struct GalleryCommand: Command {
     static let name = "gallery"
-    static let summary = "List saved photos, newest first"
+    static let summary = "List saved photos and videos, newest first"
     static let usage = """
     USAGE: gstcam gallery [--dir DIR] [--json] [--last]
 
     Lists the JPEG and PNG photos in the gallery folder, newest first (by the EXIF date the photo was
-    taken, else by file modification time), with file size, dimensions, date and camera.
+    taken, else by file modification time), with file size, dimensions, date and camera; then the videos
+    (MP4, WebM, MKV) in the video folder, newest first, with their length, file size and dimensions.
 
     The gallery folder is DIR if given, else $\(PhotoLibrary.directoryVariable), else the XDG Pictures folder
-    ($XDG_PICTURES_DIR, or XDG_PICTURES_DIR in ~/.config/user-dirs.dirs, or ~/Pictures) plus /gstcam.
+    ($XDG_PICTURES_DIR, or XDG_PICTURES_DIR in ~/.config/user-dirs.dirs, or ~/Pictures) plus /gstcam. The
+    video folder is DIR if given, else $\(VideoLibrary.directoryVariable), else the XDG Videos folder plus /gstcam.
 
     OPTIONS:
       --dir DIR   List DIR instead of the gallery folder.
@@ -34,6 +36,7 @@ struct GalleryCommand: Command {
 
         let library = PhotoLibrary(directory: directory)
         let photos = try library.photos()
+        let videoLibrary = VideoLibrary(directory: directory)
         if lastOnly {
             guard let newest = photos.first else {
                 Standard.error.write("gstcam: no photos in \(library.directory) (\(library.directorySource.explanation)). "
@@ -42,9 +45,9 @@ struct GalleryCommand: Command {
             }
             print(json ? JSONOutput.line(GalleryRecord(library, [newest]).photos[0]) : newest.path)
         } else if json {
-            print(JSONOutput.document(GalleryRecord(library, photos)))
+            print(JSONOutput.document(GalleryRecord(library, photos, videos: (videoLibrary, try videoLibrary.videos()))))
         } else {
-            print(table(library, photos))
+            print(table(library, photos) + "\n\n" + videoTable(videoLibrary, try videoLibrary.videos()))
         }
     }
 
@@ -69,6 +72,35 @@ struct GalleryCommand: Command {
             text += "\n* date of the file, not of the photo (no EXIF date)"
         }
         return text
+    }
+
+    static func videoTable(_ library: VideoLibrary, _ videos: [GalleryVideo]) -> String {
+        let heading = "\(library.directory) (\(library.directoryExplanation))"
+        guard !videos.isEmpty else { return "No videos in \(heading) yet." }
+        let rows = [["DATE", "LENGTH", "SIZE", "PIXELS", "FILE"]] + videos.map { video in
+            [video.displayDate,
+             video.duration.map { lengthText($0) } ?? "?",
+             byteText(video.byteCount),
+             video.size?.description ?? "?",
+             video.name + (video.isComplete ? "" : "  (not finished: plays up to its last fragment)")]
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max()! }
+        let lines = rows.map { row in
+            (0..<4).map { row[$0] + String(repeating: " ", count: widths[$0] - row[$0].count) }.joined(separator: "  ")
+                + "  " + row[4]
+        }
+        let count = videos.count == 1 ? "1 video" : "\(videos.count) videos"
+        return "\(count) in \(heading), newest first:\n" + lines.joined(separator: "\n")
+    }
+
+    /// 75.4 → "1:15.4"; seconds under a minute as "9.9 s".
+    static func lengthText(_ seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        let minutes = tenths / 600
+        let rest = tenths % 600
+        let secondsText = "\(rest / 10).\(rest % 10)"
+        if minutes == 0 { return secondsText + " s" }
+        return "\(minutes):" + (rest < 100 ? "0" : "") + secondsText
     }
 
     /// 1536 → "1.5 KiB"; sizes people can compare at a glance.

@@ -11,8 +11,8 @@ enum RecordCommand: Command {
     static let name = "record"
     static let summary = "Record a video: H.264 in MP4 (or VP8/VP9 in WebM), crash-safe."
     static let usage = """
-    USAGE: gstcam record [-o FILE | --dir DIR] [--duration SECONDS] [--codec h264|vp8|vp9] [--bitrate KBPS]
-                         [--segment SECONDS] [--pre SECONDS] [--audio | --audio-test-tone] [--json] [camera options]
+    USAGE: gstcam record [-o FILE | --dir DIR] [--duration SECONDS] [--codec h264|vp8|vp9|mjpeg] [--bitrate KBPS]
+                         [--segment SECONDS] [--pre SECONDS] [--audio [auto] | --audio-test-tone] [--json] [camera options]
 
     Records until --duration has passed or Ctrl-C (the file is finished either way; Ctrl-C exits with status
     130). Without -o the video goes to the Videos folder ($GSTCAM_VIDEO_DIR, else XDG_VIDEOS_DIR/gstcam, e.g.
@@ -20,13 +20,17 @@ enum RecordCommand: Command {
     (hardware H.264, then openh264enc, then x264enc; VP8 when there is no H.264 encoder): the choice and the reason
     are printed. The file is written in fragments: if gstcam is killed, the machine loses power or the disk
     fills up, the file still plays up to the last second. A progress line comes once a second (stderr).
+    When a camera screen (gstcam preview) holds the camera, that screen records through its socket and this
+    command follows it the same way (--segment, --pre and sound are then refused).
 
     OPTIONS:
       -o, --output FILE      Where to write the video (its extension follows the codec: .mp4 or .webm).
       --dir DIR              Record into DIR under a new VID_<date>_<time> name.
       --overwrite            Replace FILE if it exists (otherwise an existing file is an error).
       --duration SECONDS     Stop after this much video (fractions allowed); the file holds exactly its frames.
-      --codec CODEC          h264 (MP4), vp8 or vp9 (WebM). Default: h264, else vp8.
+      --codec CODEC          h264 (MP4), vp8 or vp9 (WebM), or mjpeg: the camera's own Motion-JPEG frames
+                             into Matroska (.mkv) without re-encoding (an MJPEG mode: --pipeline mjpeg).
+                             Default: h264, else vp8.
       --bitrate KBPS         Target bitrate in kbit/s (default: from the frame size, 1000 at 640x480).
       --segment SECONDS      Write consecutive files of SECONDS each (NAME_00001.mp4, _00002…), cut at
                              keyframes with no frame lost between them.
@@ -35,6 +39,7 @@ enum RecordCommand: Command {
                              keyframe before; at most a second more). --duration counts from the signal.
       --audio                Record sound too, from the default input (PipeWire, PulseAudio or ALSA): AAC in MP4,
                              Opus in WebM. No sound input is an error naming it.
+      --audio auto           Sound when a sound input opens; otherwise a warning (stderr) and video only.
       --audio-test-tone      Record GStreamer's 440 Hz test tone as the sound (machines without sound, tests).
       --json                 Print progress and the result as JSON lines.
     \(CameraOptions.help)
@@ -46,11 +51,13 @@ enum RecordCommand: Command {
         let directory = try arguments.option("--dir")
         let overwrite = arguments.flag("--overwrite")
         let duration = try arguments.option("--duration", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
-        let codec = try arguments.option("--codec", as: "h264, vp8 or vp9") { VideoCodec(rawValue: $0.lowercased() == "h.264" ? "h264" : $0.lowercased()) }
+        let codec = try arguments.option("--codec", as: "h264, vp8, vp9 or mjpeg") { VideoCodec(rawValue: $0.lowercased() == "h.264" ? "h264" : $0.lowercased()) }
         let bitrate = try arguments.option("--bitrate", as: "kbit/s from 50 to 100000") { Int($0).flatMap { (50...100_000).contains($0) ? $0 : nil } }
         let segment = try arguments.option("--segment", as: "a number of seconds ≥ 1") { Double($0).flatMap { $0 >= 1 && $0.isFinite ? $0 : nil } }
         let pre = try arguments.option("--pre", as: "a number of seconds from 0.1 to 600") { Double($0).flatMap { $0 >= 0.1 && $0 <= 600 ? $0 : nil } }
-        let audioDevice = arguments.flag("--audio")
+        let audioChoice = try arguments.option("--audio", values: ["auto"], bare: "on")
+        let audioDevice = audioChoice != nil
+        let audioIfAvailable = audioChoice == "auto"
         let testTone = arguments.flag("--audio-test-tone")
         let json = arguments.flag("--json")
         try arguments.finish()
@@ -60,6 +67,12 @@ enum RecordCommand: Command {
         if output == "-" { throw UsageError("a video is written to a file (the MP4 index needs one); give -o FILE or --dir DIR") }
         if directory != nil, overwrite { throw UsageError("--overwrite goes with -o FILE; --dir never replaces a file") }
 
+        let unsupported = [("--segment", segment != nil), ("--pre", pre != nil), ("--audio", audioDevice), ("--audio-test-tone", testTone)]
+            .filter(\.1).map(\.0)
+        if try await ScreenRemote.record(camera: camera, .init(output: output, directory: directory, overwrite: overwrite, duration: duration,
+                                                                codec: codec, bitrate: bitrate, unsupported: unsupported, json: json)) {
+            return
+        }
         let encoder = try VideoEncoderChoice.choose(codec)
         Standard.error.write("Encoder: \(encoder.reason)\n")
         let choice = try camera.modeChoice(for: .preview)
@@ -84,10 +97,13 @@ enum RecordCommand: Command {
                                          segmentDuration: segment.map { .milliseconds(Int($0 * 1000)) },
                                          duration: duration.map { .microseconds(Int($0 * 1_000_000)) },
                                          preRoll: pre.map { .milliseconds(Int($0 * 1000)) },
-                                         audio: audioDevice ? .device : testTone ? .testTone : nil)
+                                         audio: audioIfAvailable ? .deviceIfAvailable : audioDevice ? .device : testTone ? .testTone : nil)
         // Armed before the recording exists, so a signal sent as soon as "Waiting" is printed is not lost.
         let trigger = pre == nil ? nil : StartSignal()
         let recording = try await session.startRecording(settings)
+        if let problem = recording.soundProblem {
+            Standard.error.write("gstcam: warning: no sound input could be opened (\(problem)); recording video only.\n")
+        }
         if let pre, let trigger {
             Standard.error.write("Keeping the last \(format(pre)) s; send SIGUSR2 to start recording (kill -USR2 \(getpid()))\n")
             if json { print(JSONOutput.line(RecordingRecord.waiting(recording))) }
@@ -115,7 +131,14 @@ enum RecordCommand: Command {
             report(video, json: json)
             if interrupt.didFire { throw ExitRequest(status: .interrupted) }
         case .failure(let error):
-            if let video = recording.lastFigures { report(video, json: json) }
+            if let video = recording.lastFigures {
+                report(video, json: json)
+            } else {
+                // The camera failed under the recording (unplugged): stopping the session finishes the file (and it
+                // was written in fragments anyway), so it holds what came until then; say so next to the error.
+                Standard.error.write("gstcam: \(recording.path) holds the \(format(recording.progress.duration.secondsValue)) s "
+                    + "recorded until then and plays.\n")
+            }
             throw error
         }
     }

@@ -12,18 +12,8 @@ enum ScreenRemote {
     /// serves this camera (a stale socket is removed, and the caller opens the camera itself).
     static func capture(camera: CameraOptions, output: String?, directory: String?, overwrite: Bool,
                         latest: Bool, json: Bool, format: PhotoFormat?, flash: FlashMode?, timer: Int) async throws -> Bool {
-        guard let path = RemoteSocketPath.path(for: camera.configuration, camera: camera.foundCamera) else { return false }
-        let client: CameraRemoteClient
-        switch CameraRemoteClient.connect(to: path) {
-        case .noSession: return false
-        case let .untrusted(reason):
-            Standard.error.write("gstcam: not using the camera screen socket \(path): \(reason).\n")
-            return false
-        case .removedStale:
-            Standard.error.write("gstcam: removed \(path), left by a camera screen that is no longer running.\n")
-            return false
-        case let .connected(connected): client = connected
-        }
+        guard let client = client(for: camera) else { return false }
+        let path = client.path
         // The screen creates no folders for requests (any program could send one); this command may, as it
         // does without a screen.
         if let directory { try PhotoLibrary(directory: absolute(directory)).createDirectory() }
@@ -61,9 +51,25 @@ enum ScreenRemote {
         return true
     }
 
+    /// The running camera screen of this camera, or nil when none serves it (a stale socket is removed, and the
+    /// caller opens the camera itself).
+    static func client(for camera: CameraOptions) -> CameraRemoteClient? {
+        guard let path = RemoteSocketPath.path(for: camera.configuration, camera: camera.foundCamera) else { return nil }
+        switch CameraRemoteClient.connect(to: path) {
+        case .noSession: return nil
+        case let .untrusted(reason):
+            Standard.error.write("gstcam: not using the camera screen socket \(path): \(reason).\n")
+            return nil
+        case .removedStale:
+            Standard.error.write("gstcam: removed \(path), left by a camera screen that is no longer running.\n")
+            return nil
+        case let .connected(connected): return connected
+        }
+    }
+
     /// --zoom, --torch and --focus point:X,Y / once go to the running session first (printed to stderr as the
     /// session reports them); settings the protocol has no request for are refused rather than silently dropped.
-    private static func applySettings(_ camera: CameraOptions, through client: CameraRemoteClient) throws {
+    static func applySettings(_ camera: CameraOptions, through client: CameraRemoteClient) throws {
         var unsupported: [String] = []
         if camera.exposure != nil { unsupported.append("--exposure") }
         if !camera.configuration.controls.isEmpty { unsupported.append("--set") }
@@ -86,7 +92,7 @@ enum ScreenRemote {
         }
     }
 
-    private static func absolute(_ path: String) -> String {
+    static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 

@@ -1,0 +1,18 @@
+import Session
+
+/// What a `record_start` request may choose besides the file (`gstcam record` served by a running screen):
+/// the codec, the bitrate, a length after which the recording ends by itself, and whether `path` may be replaced.
+public struct RemoteRecordingOptions: Sendable, Equatable {
+    public var codec: VideoCodec?
+    /// kbit/s.
+    public var bitrate: Int?
+    public var duration: Duration?
+    public var overwrite: Bool
+
+    public init(codec: VideoCodec? = nil, bitrate: Int? = nil, duration: Duration? = nil, overwrite: Bool = false) {
+        self.codec = codec
+        self.bitrate = bitrate
+        self.duration = duration
+        self.overwrite = overwrite
+    }
+}
