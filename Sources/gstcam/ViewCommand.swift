@@ -1,0 +1,93 @@
+import Foundation
+import GstCamera
+import LinuxSystem
+import Reports
+import Screen
+
+/// `gstcam view`: the photo viewer on the gallery, alone — and the gallery's picker: Enter prints the chosen photo's
+/// path, as `capture --preview` prints the photo it took.
+enum ViewCommand: Command {
+    static let name = "view"
+    static let summary = "Show the gallery's photos in a window; Enter prints the chosen one's path"
+    static let usage = """
+    USAGE: gstcam view [FILE | --last] [--dir DIR] [--sink ELEMENT] [--json]
+
+    Opens a window showing the gallery's photos one at a time, scaled to the window, newest first, starting with
+    FILE (a photo; its folder is the gallery shown unless --dir is given) or the newest photo (--last, the default).
+    A status line shows the photo's name, its place in the gallery and its date. Videos are not shown: the gallery
+    lists JPEG and PNG photos (recordings go to the Videos folder, see docs/recording.md).
+
+    KEYS AND MOUSE:
+      ← / →, wheel, click    Previous (newer) / next (older) photo; a click on the left or right half of the window.
+      Home / End             The newest / the oldest photo.
+      Delete                 Move the photo to the desktop trash (freedesktop.org trash: restore it from the file
+                             manager, `gio trash --restore` or trash-restore) and show the next one.
+      Enter                  Print the photo's path (with --json its gallery record) and exit 0.
+      Esc, q                 Close; exit status 2 (nothing chosen), as the picker of capture --preview.
+
+    The gallery folder is DIR if given, else $\(PhotoLibrary.directoryVariable), else the XDG Pictures folder plus
+    /gstcam (see gstcam gallery --help). Exits 1 when it has no photos or no window can be opened.
+
+    OPTIONS:
+      --last           Start with the newest photo (the default).
+      --dir DIR        Show the photos of DIR.
+      --sink ELEMENT   The video sink of the window (default: as gstcam preview chooses: waylandsink, xvimagesink,
+                       ximagesink or glimagesink, the first that opens the display).
+      --json           Print the chosen photo as a JSON object (docs/gallery.md) instead of its path.
+      -h, --help       Show this help.
+    """
+
+    static func run(_ arguments: inout Arguments) async throws {
+        let directory = try arguments.option("--dir")
+        let last = arguments.flag("--last")
+        let sinkName = try arguments.option("--sink")
+        let json = arguments.flag("--json")
+        let files = try arguments.positionals()
+        if files.count > 1 { throw UsageError("one FILE at most (got \(files.count))") }
+        if last, !files.isEmpty { throw UsageError("give FILE or --last, not both") }
+        if directory?.isEmpty == true { throw UsageError("--dir needs a directory") }
+        if sinkName == "terminal" || sinkName == "none" { throw UsageError("--sink \(sinkName!): the viewer needs a window sink") }
+
+        var start: GalleryPhoto?
+        if let file = files.first {
+            guard let photo = GalleryPhoto(path: file) else {
+                let exists = FileManager.default.fileExists(atPath: file)
+                Standard.error.write("gstcam: \(FilePath.absolute(file)) \(exists ? "is not a JPEG or PNG photo" : "does not exist"). "
+                    + "List the gallery's photos with `gstcam gallery`.\n")
+                throw ExitRequest(status: .failure)
+            }
+            start = photo
+        }
+        let library = PhotoLibrary(directory: directory ?? start.map { FilePath.directory(of: $0.path) })
+        var photos = try library.photos()
+        var index = 0
+        if let start {
+            if let found = photos.firstIndex(where: { $0.path == start.path }) {
+                index = found
+            } else {
+                photos.insert(start, at: 0)  // a photo the listing leaves out (hidden, another folder): shown first
+            }
+        }
+        guard !photos.isEmpty else {
+            Standard.error.write("gstcam: no photos in \(library.directory) (\(library.directorySource.explanation)). "
+                + "Take one with `gstcam capture`, or choose another folder with --dir.\n")
+            throw ExitRequest(status: .failure)
+        }
+        let output = try PreviewOutput.choose(sink: sinkName, environment: ProcessInfo.processInfo.environment, onTerminal: false)
+        guard case let .window(sink) = output else {
+            Standard.error.write("gstcam: the viewer needs a window, and neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in a "
+                + "desktop session, or list the photos with `gstcam gallery`.\n")
+            throw ExitRequest(status: .failure)
+        }
+        let viewer = try PhotoViewer.open(photos: photos, showing: index, sink: sink, trash: Trash(environment: library.environment))
+        let interrupt = Interrupt { viewer.close() }
+        let ending = await viewer.run()
+        if interrupt.didFire { throw ExitRequest(status: .interrupted) }
+        guard case let .chosen(path) = ending else { throw ExitRequest(status: .cancelled) }
+        if json, let photo = viewer.photos.first(where: { $0.path == path }) {
+            print(JSONOutput.line(GalleryRecord(library, [photo]).photos[0]))
+        } else {
+            print(path)
+        }
+    }
+}
