@@ -47,7 +47,7 @@ public final class PhotoViewer: Sendable {
         var input: AsyncStream<ScreenInput>.Continuation?
         var closed = false
         var messageID = 0
-        var resizeWatch: Task<Void, Never>?
+        var refresher: Task<Void, Never>?
     }
     private let state: Mutex<State>
     private let inputs: AsyncStream<ScreenInput>
@@ -104,7 +104,7 @@ public final class PhotoViewer: Sendable {
     public func run() async -> Ending {
         await show()
         showMessage("← → browse · Delete: to the trash · Enter: choose · Esc: close", for: .seconds(3))
-        watchResizes()
+        keepShowing()
         defer { close() }
         for await input in inputs {
             switch input {
@@ -138,9 +138,9 @@ public final class PhotoViewer: Sendable {
             defer {
                 state.closed = true
                 state.input = nil
-                state.resizeWatch = nil
+                state.refresher = nil
             }
-            return (state.input, state.resizeWatch, state.closed)
+            return (state.input, state.refresher, state.closed)
         }
         watch?.cancel()
         input?.finish()
@@ -256,28 +256,29 @@ public final class PhotoViewer: Sendable {
 
     private func windowCaps(_ fit: WindowFit) -> String { fit.caps + ",pixel-aspect-ratio=1/1" }
 
-    /// For sinks that do not scale (ximagesink): the picture follows the window's size (each photo letterboxed in
-    /// it by videoscale), as CameraWindow does for the camera.
-    private func watchResizes() {
-        guard WindowFit.nonScalingSinks.contains(sink.factoryName ?? "") else { return }
-        let watch = Task { [weak self] in
+    /// The picture again twice a second: a sink draws only the frames it gets, and the first one can arrive before
+    /// its window is mapped (nothing would show until the next key). For sinks that do not scale (ximagesink) the
+    /// picture also follows the window's size, each photo letterboxed in it by videoscale, as CameraWindow does
+    /// for the camera.
+    private func keepShowing() {
+        let follows = WindowFit.nonScalingSinks.contains(sink.factoryName ?? "")
+        let refresher = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(300))
-                guard let self else { return }
+                try? await Task.sleep(for: .milliseconds(500))
+                guard let self, !self.state.withLock({ $0.closed }) else { return }
                 let window = (Int(self.sink.uint64("window-width")), Int(self.sink.uint64("window-height")))
-                guard window.0 >= 16, window.1 >= 16 else { continue }
-                let wanted = WindowFit(width: window.0 & ~1, height: window.1 & ~1)
-                let changed = self.state.withLock { state in
-                    defer { state.fit = wanted }
-                    return state.fit != wanted
+                if follows, window.0 >= 16, window.1 >= 16 {
+                    let wanted = WindowFit(width: window.0 & ~1, height: window.1 & ~1)
+                    let changed = self.state.withLock { state in
+                        defer { state.fit = wanted }
+                        return state.fit != wanted
+                    }
+                    if changed { self.sizer.setCaps("caps", self.windowCaps(wanted)) }
                 }
-                if changed {
-                    self.sizer.setCaps("caps", self.windowCaps(wanted))
-                    self.push()
-                }
+                self.push()
             }
         }
-        state.withLock { $0.resizeWatch = watch }
+        state.withLock { $0.refresher = refresher }
     }
 
     // MARK: The window's events
