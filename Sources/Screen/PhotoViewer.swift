@@ -84,6 +84,21 @@ public final class PhotoViewer: Sendable {
         return viewer
     }
 
+    /// The video sink for the viewer's window: `requested` (a window sink whose display answers), else the one the
+    /// camera screen would choose. Throws, saying why and what to do, when no window can be opened.
+    public static func windowSink(_ requested: String?, environment: [String: String]) throws -> String {
+        let output: PreviewOutput
+        do {
+            output = try PreviewOutput.choose(sink: requested, environment: environment, onTerminal: false)
+        } catch let unavailable as DisplayUnavailable {
+            throw ViewerUnavailable(problem: unavailable.problem)
+        }
+        guard case let .window(sink) = output else {
+            throw ViewerUnavailable(problem: requested.map { "--sink \($0) opens no window" } ?? "neither DISPLAY nor WAYLAND_DISPLAY is set")
+        }
+        return sink
+    }
+
     private init(pipeline: Element, source: Element, sizer: Element, sink: Element, trash: Trash, state: State) {
         self.pipeline = pipeline
         self.source = source
@@ -330,6 +345,15 @@ public final class PhotoViewer: Sendable {
         gst_message_parse_error(message, &error, nil)
         defer { if let error { g_error_free(error) } }
         return error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
+    }
+}
+
+/// The viewer cannot open a window: why, and what to do.
+struct ViewerUnavailable: Error, CustomStringConvertible {
+    let problem: String
+    var description: String {
+        "the photo viewer needs a window: \(problem). Run it in a desktop session (or point DISPLAY or WAYLAND_DISPLAY at "
+            + "a display that runs); `gstcam gallery` lists the photos without one."
     }
 }
 

@@ -73,12 +73,7 @@ enum ViewCommand: Command {
                 + "Take one with `gstcam capture`, or choose another folder with --dir.\n")
             throw ExitRequest(status: .failure)
         }
-        let output = try PreviewOutput.choose(sink: sinkName, environment: ProcessInfo.processInfo.environment, onTerminal: false)
-        guard case let .window(sink) = output else {
-            Standard.error.write("gstcam: the viewer needs a window, and neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in a "
-                + "desktop session, or list the photos with `gstcam gallery`.\n")
-            throw ExitRequest(status: .failure)
-        }
+        let sink = try PhotoViewer.windowSink(sinkName, environment: ProcessInfo.processInfo.environment)
         let viewer = try PhotoViewer.open(photos: photos, showing: index, sink: sink, trash: Trash(environment: library.environment))
         let interrupt = Interrupt { viewer.close() }
         let ending = await viewer.run()

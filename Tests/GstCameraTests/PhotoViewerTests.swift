@@ -91,6 +91,26 @@ import GstCamera
         #expect(viewer.output == red + "\n")
     }
 
+    @Test func viewRefusesWhatItCannotShow() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let two = try runProcess(gstcamBinary, ["view", "a.jpg", "b.jpg"])
+        #expect(two.status == 64 && two.error.contains("one FILE at most"), "\(two.error)")
+        let both = try runProcess(gstcamBinary, ["view", "--last", "a.jpg"])
+        #expect(both.status == 64 && both.error.contains("give FILE or --last, not both"), "\(both.error)")
+        let empty = try runProcess(gstcamBinary, ["view", "--dir", folder, "--sink", "ximagesink"])
+        #expect(empty.status == 1 && empty.error.contains("no photos in \(folder)"), "\(empty.error)")
+        let notAPhoto = try runProcess(gstcamBinary, ["view", "/etc/hostname"])
+        #expect(notAPhoto.status == 1 && notAPhoto.error.contains("/etc/hostname is not a JPEG or PNG photo"), "\(notAPhoto.error)")
+        try makePhoto(folder + "/IMG_1.jpg", width: 32, height: 32, color: Self.red, modified: "2026-11-30 10:00")
+        var noDisplay = ProcessInfo.processInfo.environment
+        noDisplay["DISPLAY"] = nil
+        noDisplay["WAYLAND_DISPLAY"] = nil
+        let windowless = try runProcess(gstcamBinary, ["view", folder + "/IMG_1.jpg"], environment: noDisplay)
+        #expect(windowless.status == 1 && windowless.error.contains("the photo viewer needs a window: neither DISPLAY nor WAYLAND_DISPLAY is set"),
+                "\(windowless.error)")
+    }
+
     @Test func gOpensTheViewerOverTheRunningCameraAndEscComesBack() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
         let screen = try ScreenProcess(["preview", "--pipeline", "test-pattern", "--sink", "ximagesink", "--width", "640",
