@@ -8,9 +8,10 @@ import LinuxSystem
 import MediaFiles
 import PipelineFiles
 
-/// The gallery's photos full-window, one at a time (pipelines/viewer.pipeline): ←/→, the wheel or a click on the
-/// left/right half browse, Delete moves the photo shown to the desktop trash (MediaFiles/Trash) and shows the
-/// next, Enter chooses it, Esc or q closes. A status line says name, index/count and date.
+/// The gallery's photos, and recorded videos as their first frame, full-window one at a time
+/// (pipelines/viewer.pipeline): ←/→, the wheel or a click on the left/right half browse, Delete moves the one
+/// shown to the desktop trash (MediaFiles/Trash) and shows the next, Enter chooses it, Esc or q closes. A status
+/// line says name, index/count and date ("▶ Video" first for a video).
 ///
 /// Each photo is decoded on a pipeline of its own (pipelines/viewer.decoder) and pushed once into the window's
 /// pipeline, which keeps one window open for the whole visit; keys and clicks come from the window sink's
@@ -39,7 +40,7 @@ public final class PhotoViewer: Sendable {
     private let trash: Trash
 
     private struct State {
-        var photos: [GalleryPhoto]
+        var items: [ViewerItem]
         var index: Int
         /// The decoded picture shown now (nil: the empty picture).
         var picture: DecodedPicture?
@@ -52,9 +53,9 @@ public final class PhotoViewer: Sendable {
     private let state: Mutex<State>
     private let inputs: AsyncStream<ScreenInput>
 
-    /// Opens the window on `photos` (newest first, as the gallery lists them) showing `index`; nothing is shown
+    /// Opens the window on `items` (newest first, as the gallery lists them) showing `index`; nothing is shown
     /// until `run()`. Throws for an empty list, a missing pipeline file or a sink that cannot start.
-    public static func open(photos: [GalleryPhoto], showing index: Int = 0, sink: String, trash: Trash = Trash()) throws -> PhotoViewer {
+    public static func open(items: [ViewerItem], showing index: Int = 0, sink: String, trash: Trash = Trash()) throws -> PhotoViewer {
         let file = try PipelineFile.load("viewer.pipeline")
         let pipeline = try PipelineParser.parsePipeline(try file.description(with: ["sink": sink]), file: file.path)
         func required(_ name: String, _ purpose: String) throws -> Element {
@@ -68,11 +69,11 @@ public final class PhotoViewer: Sendable {
         let sinkElement = try required(sinkElement, "the window sink")
         _ = try required(statusElement, "the status line's textoverlay")
         _ = try required(messageElement, "the message textoverlay")
-        let first = photos.indices.contains(index) ? photos[index].size : photos.first?.size
+        let first = items.indices.contains(index) ? items[index].size : items.first?.size
         let frame = first.map { ($0.width, $0.height) } ?? (640, 480)
         let fit = WindowFit.initial(frame: frame, screen: DisplayCheck.x11ScreenSize())
         let viewer = PhotoViewer(pipeline: pipeline, source: source, sizer: sizer, sink: sinkElement, trash: trash,
-                                 state: State(photos: photos, index: min(max(0, index), max(0, photos.count - 1)), fit: fit))
+                                 state: State(items: items, index: min(max(0, index), max(0, items.count - 1)), fit: fit))
         sizer.setCaps("caps", viewer.windowCaps(fit))
         viewer.listenToWindow()
         guard pipeline.setState(GST_STATE_PLAYING) != .failure else {
@@ -111,8 +112,8 @@ public final class PhotoViewer: Sendable {
         self.state.withLock { $0.input = continuation }
     }
 
-    /// The photos left (a Delete takes the photo out).
-    public var photos: [GalleryPhoto] { state.withLock { $0.photos } }
+    /// The photos and videos left (a Delete takes one out).
+    public var items: [ViewerItem] { state.withLock { $0.items } }
 
     /// Shows the photos and follows keys and clicks until Esc, q, Enter or the window closing; the window is
     /// closed when it returns.
@@ -164,15 +165,15 @@ public final class PhotoViewer: Sendable {
 
     deinit { close() }
 
-    private var current: GalleryPhoto? {
-        state.withLock { $0.photos.indices.contains($0.index) ? $0.photos[$0.index] : nil }
+    private var current: ViewerItem? {
+        state.withLock { $0.items.indices.contains($0.index) ? $0.items[$0.index] : nil }
     }
 
     /// Moves by `offset` photos, stopping at the first and the last (said on the screen).
     private func step(_ offset: Int) async {
         let moved: Bool? = state.withLock { state in
-            guard !state.photos.isEmpty else { return nil }
-            let target = min(max(0, state.index.addingReportingOverflow(offset).partialValue), state.photos.count - 1)
+            guard !state.items.isEmpty else { return nil }
+            let target = min(max(0, state.index.addingReportingOverflow(offset).partialValue), state.items.count - 1)
             defer { state.index = target }
             return target != state.index
         }
@@ -195,8 +196,8 @@ public final class PhotoViewer: Sendable {
             return
         }
         state.withLock { state in
-            state.photos.removeAll { $0.path == photo.path }
-            state.index = min(state.index, max(0, state.photos.count - 1))
+            state.items.removeAll { $0.path == photo.path }
+            state.index = min(state.index, max(0, state.items.count - 1))
         }
         await show()
         showMessage("Moved \(photo.name) to the trash", for: .seconds(2))
@@ -213,8 +214,8 @@ public final class PhotoViewer: Sendable {
         let decoded = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: DecodedPicture.decode(photo.path)) }
         }
-        let (index, count) = state.withLock { ($0.index, $0.photos.count) }
-        var parts = [photo.name, "\(index + 1)/\(count)", photo.displayDate]
+        let (index, count) = state.withLock { ($0.index, $0.items.count) }
+        var parts = (photo.isVideo ? ["▶ Video"] : []) + [photo.name, "\(index + 1)/\(count)", photo.displayDate]
         if let size = photo.size { parts.append("\(size.width)×\(size.height)") }
         setText(Self.statusElement, parts.joined(separator: " · "))
         switch decoded {

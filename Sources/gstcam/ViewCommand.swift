@@ -14,15 +14,15 @@ enum ViewCommand: Command {
 
     Opens a window showing the gallery's photos one at a time, scaled to the window, newest first, starting with
     FILE (a photo; its folder is the gallery shown unless --dir is given) or the newest photo (--last, the default).
-    A status line shows the photo's name, its place in the gallery and its date. Videos are not shown: the gallery
-    lists JPEG and PNG photos (recordings go to the Videos folder, see docs/recording.md).
+    A status line shows the photo's name, its place in the gallery and its date. Recorded videos (MP4, WebM: the
+    Videos folder, or DIR / FILE's folder) are shown among them by date, as their first frame marked "▶ Video".
 
     KEYS AND MOUSE:
       ← / →, wheel, click    Previous (newer) / next (older) photo; a click on the left or right half of the window.
       Home / End             The newest / the oldest photo.
       Delete                 Move the photo to the desktop trash (freedesktop.org trash: restore it from the file
                              manager, `gio trash --restore` or trash-restore) and show the next one.
-      Enter                  Print the photo's path (with --json its gallery record) and exit 0.
+      Enter                  Print the photo's (or video's) path (with --json its gallery record) and exit 0.
       Esc, q                 Close; exit status 2 (nothing chosen), as the picker of capture --preview.
 
     The gallery folder is DIR if given, else $\(PhotoLibrary.directoryVariable), else the XDG Pictures folder plus
@@ -48,39 +48,46 @@ enum ViewCommand: Command {
         if directory?.isEmpty == true { throw UsageError("--dir needs a directory") }
         if sinkName == "terminal" || sinkName == "none" { throw UsageError("--sink \(sinkName!): the viewer needs a window sink") }
 
-        var start: GalleryPhoto?
+        var start: ViewerItem?
         if let file = files.first {
-            guard let photo = GalleryPhoto(path: file) else {
+            if let photo = GalleryPhoto(path: file) {
+                start = ViewerItem(photo)
+            } else if let video = GalleryVideo(path: file) {
+                start = ViewerItem(video)
+            } else {
                 let exists = FileManager.default.fileExists(atPath: file)
-                Standard.error.write("gstcam: \(FilePath.absolute(file)) \(exists ? "is not a JPEG or PNG photo" : "does not exist"). "
+                Standard.error.write("gstcam: \(FilePath.absolute(file)) \(exists ? "is not a JPEG or PNG photo (or an MP4 or WebM video)" : "does not exist"). "
                     + "List the gallery's photos with `gstcam gallery`.\n")
                 throw ExitRequest(status: .failure)
             }
-            start = photo
         }
-        let library = PhotoLibrary(directory: directory ?? start.map { FilePath.directory(of: $0.path) })
-        var photos = try library.photos()
+        let folder = directory ?? start.map { FilePath.directory(of: $0.path) }
+        let library = PhotoLibrary(directory: folder)
+        let photos = try library.photos()
+        var items = ViewerItem.merged(photos: photos, videos: (folder.map { VideoLibrary(directory: $0) } ?? VideoLibrary()).videos())
         var index = 0
         if let start {
-            if let found = photos.firstIndex(where: { $0.path == start.path }) {
+            if let found = items.firstIndex(where: { $0.path == start.path }) {
                 index = found
             } else {
-                photos.insert(start, at: 0)  // a photo the listing leaves out (hidden, another folder): shown first
+                items.insert(start, at: 0)  // a file the listing leaves out (hidden, another folder): shown first
             }
         }
-        guard !photos.isEmpty else {
+        guard !items.isEmpty else {
             Standard.error.write("gstcam: no photos in \(library.directory) (\(library.directorySource.explanation)). "
                 + "Take one with `gstcam capture`, or choose another folder with --dir.\n")
             throw ExitRequest(status: .failure)
         }
         let sink = try PhotoViewer.windowSink(sinkName, environment: ProcessInfo.processInfo.environment)
-        let viewer = try PhotoViewer.open(photos: photos, showing: index, sink: sink, trash: Trash(environment: library.environment))
+        let viewer = try PhotoViewer.open(items: items, showing: index, sink: sink, trash: Trash(environment: library.environment))
         let interrupt = Interrupt { viewer.close() }
         let ending = await viewer.run()
         if interrupt.didFire { throw ExitRequest(status: .interrupted) }
         guard case let .chosen(path) = ending else { throw ExitRequest(status: .cancelled) }
-        if json, let photo = viewer.photos.first(where: { $0.path == path }) {
+        if json, let photo = photos.first(where: { $0.path == path }) {
             print(JSONOutput.line(GalleryRecord(library, [photo]).photos[0]))
+        } else if json {
+            print(JSONOutput.line(["path": path, "kind": "video"]))
         } else {
             print(path)
         }

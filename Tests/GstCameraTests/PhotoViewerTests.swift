@@ -9,6 +9,7 @@ import GstCamera
     static let red = (208, 32, 32)
     static let blue = (32, 64, 208)
     static let orange = (255, 128, 0)
+    static let green = (32, 192, 32)
 
     /// A JPEG or PNG of one colour made by ImageMagick, dated `modified` (the gallery's order without EXIF).
     private func makePhoto(_ path: String, width: Int, height: Int, color: (Int, Int, Int), modified: String) throws {
@@ -52,6 +53,12 @@ import GstCamera
         try makePhoto(red, width: 320, height: 240, color: Self.red, modified: "2026-11-30 10:00")
         // Taller than wide: shown pillarboxed in the window the first photo opened (aspect ratio kept).
         try makePhoto(blue, width: 200, height: 300, color: Self.blue, modified: "2026-11-29 10:00")
+        // A recorded video, the oldest: shown as its first frame after the photos.
+        let video = folder + "/photos/VID_20261128_100000_000.mp4"
+        let encoded = try runProcess("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "pattern=solid-color", "foreground-color=0xff20c020",
+            "num-buffers=2", "!", "video/x-raw,width=320,height=240,framerate=10/1", "!", "x264enc", "!", "mp4mux", "!", "filesink", "location=\(video)"])
+        #expect(encoded.status == 0, "\(encoded.error)")
+        #expect(try runProcess("/usr/bin/touch", ["-d", "2026-11-28 10:00", video]).status == 0)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = folder + "/data"
         environment["HOME"] = folder
@@ -75,7 +82,8 @@ import GstCamera
         let border = pixel(second, 20, 100)
         #expect(border.0 < 20 && border.1 < 20 && border.2 < 20, "left border: \(border)")
 
-        // Delete: into the private trash, with its info file; trash-cli (not ours) lists it; red shows again.
+        // Delete: into the private trash, with its info file; trash-cli (not ours) lists it; the next one, the video,
+        // shows; ← goes back to the red photo.
         try xdotool("key", "Delete")
         #expect(viewer.wait { !FileManager.default.fileExists(atPath: blue) }, "\(viewer.errors)")
         let trashed = folder + "/data/Trash/files/IMG_20261129_100000_000.png"
@@ -84,6 +92,9 @@ import GstCamera
         #expect(info.contains("Path=\(blue)\n"), "\(info)")
         let listed = try runProcess("/usr/bin/trash-list", [], environment: environment)
         #expect(listed.output.contains(" \(blue)"), "trash-list: \(listed.output) \(listed.error)")
+        let videoShown = try waitForColor(Self.green, at: 160, 100, in: folder)
+        #expect(countPixels(videoShown, near: Self.green, tolerance: 30, x: 0..<320, y: 40..<180) > 40_000, "\(viewer.errors)")
+        try xdotool("key", "Left")
         _ = try waitForColor(Self.red, at: 160, 100, in: folder)
 
         try xdotool("key", "Return")
