@@ -43,7 +43,7 @@ public struct Trash: Sendable {
     /// filesystem.
     @discardableResult
     public func moveToTrash(_ path: String) throws(CameraError) -> TrashedFile {
-        let original = FilePath.absolute(path)
+        let original = Self.canonical(FilePath.absolute(path))
         let status: stat
         do {
             status = try SystemCalls.linkStatus(original)
@@ -79,6 +79,15 @@ public struct Trash: Sendable {
                                    : "Nothing was changed.")
         }
         return TrashedFile(originalPath: original, trashedPath: trashedPath, infoPath: infoPath)
+    }
+
+    /// `path` with its folder's symbolic links, "." and ".." resolved (realpath(3)) but its own name kept, so the info
+    /// file records where the file really was and a link is trashed as a link.
+    static func canonical(_ path: String) -> String {
+        let folder = FilePath.directory(of: path)
+        guard let resolved = realpath(folder, nil) else { return path }
+        defer { free(resolved) }
+        return FilePath.join(String(cString: resolved), FilePath.lastComponent(of: path))
     }
 
     /// The `.trashinfo` text: the original path percent-encoded as in a URI path, and the local time of deletion.
