@@ -65,6 +65,8 @@ public enum CameraError: Error, Equatable, Sendable {
     case outputNotAPhotoFile(path: String, kind: String)
     /// Writing the photo failed part way (ENOSPC, EIO, directory removed); nothing was left behind.
     case writeFailed(path: String, errno: Int32)
+    /// A gallery file could not be moved to the desktop trash (MediaFiles/Trash.swift): why, and what to do.
+    case trashFailed(path: String, reason: String, fix: String)
 
     // MARK: Controls
     case controlUnknown(name: String, device: String, suggestions: [String])

@@ -81,6 +81,8 @@ extension CameraError: CustomStringConvertible {
             return "\(path) is \(kind), not a photo file; it is never replaced. Choose a file name (or -o - for standard output)."
         case let .writeFailed(path, errno):
             return "Writing \(path) failed: \(Self.errnoText(errno)). Nothing was saved."
+        case let .trashFailed(path, reason, fix):
+            return "\(path) was not moved to the trash: \(Self.sentence(reason)). \(fix)"
         case let .controlUnknown(name, device, suggestions):
             let hint = suggestions.isEmpty ? "" : " Did you mean: \(suggestions.joined(separator: ", "))?"
             return "\(device) has no control named \"\(name)\".\(hint) List them with: gstcam controls"

@@ -38,6 +38,8 @@ public enum CameraAction: Sendable, Equatable {
     case toggleRecording
     case startRecording(path: String?, options: RemoteRecordingOptions = RemoteRecordingOptions())
     case stopRecording
+    /// The photo viewer on the gallery, over the camera (`g`, the last-photo thumbnail); Esc comes back.
+    case openViewer
     case quit
 
     /// The key bindings of the camera screen (X keysym names; a terminal maps its bytes to the same names).
@@ -55,6 +57,7 @@ public enum CameraAction: Sendable, Equatable {
         case "a", "A": self = .toggleContinuousFocus
         case "f", "F": self = .focusOnce
         case "r", "R": self = .toggleRecording
+        case "g", "G": self = .openViewer
         case "q", "Q", "Escape": self = .quit
         default: return nil
         }
@@ -75,6 +78,8 @@ public enum CameraAction: Sendable, Equatable {
       a                      Continuous auto focus on / off.
       f                      Focus once.
       r                      Start / stop recording a video into the Videos folder (docs/recording.md).
+      g                      Open the gallery's photos in the viewer (←/→ browse, Delete: to the trash,
+                             Esc: back to the camera, which keeps running meanwhile).
       q, Esc                 Quit (closing the window too).
     """
 

@@ -70,6 +70,8 @@ public final class CameraScreen: Sendable {
         var countdown: Task<Void, Never>?
         /// Code scanning (`s`): the scanner and the task showing its codes.
         var scanning: (scanner: CodeScanner, reader: Task<Void, Never>)?
+        /// The photo viewer opened with `g` (CameraScreen+Viewer.swift), over the running camera.
+        var viewer: PhotoViewer?
     }
 
     let state = Mutex(State())
@@ -107,6 +109,7 @@ public final class CameraScreen: Sendable {
 
     private func stopSessions() {
         state.withLock { $0.scanning }?.scanner.stop()
+        state.withLock { $0.viewer }?.close()
         session.stop()
         for helper in state.withLock({ Array($0.helpers.values) }) { helper.stop() }
     }
@@ -161,7 +164,7 @@ public final class CameraScreen: Sendable {
             return outcome
         }
         if case let .focus(point) = action { surface?.showFocusSquare(at: point) }
-        let outcome = action == .toggleScan ? toggleScan() : await cameraOperator.perform(action)
+        let outcome = action == .toggleScan ? toggleScan() : action == .openViewer ? openViewer() : await cameraOperator.perform(action)
         if action == .nextCamera, !outcome.isError, let device = session.device, let server = server.withLock({ $0 }) {
             server.move(to: RemoteSocketPath.path(forDevice: device))
         }

@@ -245,7 +245,7 @@ final class CameraWindow: Sendable {
 /// of it (a strong `Pad` captured in the probe would be a reference cycle that never frees the pad).
 ///
 /// `@unchecked Sendable`: only the pointer is stored, and GstPad's caps queries are MT-safe.
-private struct ProbedPad: @unchecked Sendable {
+struct ProbedPad: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<GstPad>
     init(_ pad: Pad) { pointer = pad.pointer }
 

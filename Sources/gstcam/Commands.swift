@@ -6,6 +6,7 @@ enum Commands {
         RecordCommand.self,
         ScanCommand.self,
         GalleryCommand.self,
+        ViewCommand.self,
         DevicesCommand.self,
         ControlsCommand.self,
         GetCommand.self,

@@ -1,0 +1,33 @@
+import MediaFiles
+
+extension CameraScreen {
+    /// `g` (and the last-photo thumbnail): the photo viewer on the gallery and the Videos folder, in a window of its
+    /// own over the camera's.
+    /// The camera keeps running meanwhile — a recording, the socket, SIGUSR1 photos and the self-timer go on, and
+    /// nothing has to be restarted afterwards — while the keys go to the viewer's window, which has the focus.
+    /// Esc, q, Enter or closing the viewer's window comes back to the camera window.
+    func openViewer() -> CameraActionOutcome {
+        guard surface is CameraWindow, let sink = configuration.displaySink else {
+            return CameraActionOutcome(message: "The photo viewer needs a window; run gstcam view", isError: true)
+        }
+        guard state.withLock({ $0.viewer == nil }) else { return CameraActionOutcome(message: "The photo viewer is open") }
+        let library = cameraOperator.library
+        let viewer: PhotoViewer
+        do {
+            let items = ViewerItem.merged(photos: try library.photos(), videos: (try? cameraOperator.videos.videos()) ?? [])
+            guard !items.isEmpty else {
+                return CameraActionOutcome(message: "No photos in \(library.directory) yet", isError: true)
+            }
+            viewer = try PhotoViewer.open(items: items, sink: sink, trash: Trash(environment: library.environment))
+        } catch {
+            return CameraActionOutcome(message: "\(error)", isError: true)
+        }
+        state.withLock { $0.viewer = viewer }
+        Task {
+            _ = await viewer.run()
+            self.state.withLock { $0.viewer = nil }
+            self.surface?.showMessage("Back to the camera", for: .milliseconds(1500))
+        }
+        return CameraActionOutcome(message: "Photo viewer: \(viewer.items.count) photos and videos")
+    }
+}

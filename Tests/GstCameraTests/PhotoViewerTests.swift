@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import GstCamera
+
+/// The photo viewer (`gstcam view`, `g` on the camera screen) under Xvfb (scripts/test), driven with xdotool. With
+/// no window manager the viewer's window opens at the top left of the screen, over the camera's window; keys go
+/// to the window under the pointer.
+@Suite(.serialized) struct PhotoViewerTests {
+    static let red = (208, 32, 32)
+    static let blue = (32, 64, 208)
+    static let orange = (255, 128, 0)
+    static let green = (32, 192, 32)
+
+    /// A JPEG or PNG of one colour made by ImageMagick, dated `modified` (the gallery's order without EXIF).
+    private func makePhoto(_ path: String, width: Int, height: Int, color: (Int, Int, Int), modified: String) throws {
+        let hex = String(format: "#%02x%02x%02x", color.0, color.1, color.2)
+        let made = try runProcess("/usr/bin/convert", ["-size", "\(width)x\(height)", "xc:\(hex)", path])
+        #expect(made.status == 0, "\(made.error)")
+        #expect(try runProcess("/usr/bin/touch", ["-d", modified, path]).status == 0)
+    }
+
+    /// Waits for a top-level window of `size` ("320x240") to be mapped.
+    private func waitForWindow(sized size: String, timeout: Double = 10) throws -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        repeat {
+            if try runProcess("/usr/bin/xwininfo", ["-root", "-children"]).output.contains(size + "+0+0") { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < end
+        return false
+    }
+
+    /// Takes screenshots until the pixel at (x, y) is near `color` (a window opens or changes asynchronously).
+    private func waitForColor(_ color: (Int, Int, Int), at x: Int, _ y: Int, in folder: String, timeout: Double = 10)
+        throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        let end = Date().addingTimeInterval(timeout)
+        var shot = try screenshot(into: folder)
+        while Date() < end {
+            let seen = pixel(shot, x, y)
+            if abs(seen.0 - color.0) <= 30, abs(seen.1 - color.1) <= 30, abs(seen.2 - color.2) <= 30 { return shot }
+            Thread.sleep(forTimeInterval: 0.1)
+            shot = try screenshot(into: folder)
+        }
+        return shot
+    }
+
+    @Test func viewShowsBrowsesTrashesAndPrintsTheChosenPhoto() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        let red = folder + "/photos/IMG_20261130_100000_000.jpg"
+        let blue = folder + "/photos/IMG_20261129_100000_000.png"
+        try makePhoto(red, width: 320, height: 240, color: Self.red, modified: "2026-11-30 10:00")
+        // Taller than wide: shown pillarboxed in the window the first photo opened (aspect ratio kept).
+        try makePhoto(blue, width: 200, height: 300, color: Self.blue, modified: "2026-11-29 10:00")
+        // A recorded video, the oldest: shown as its first frame after the photos.
+        let video = folder + "/photos/VID_20261128_100000_000.mp4"
+        let encoded = try runProcess("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "pattern=solid-color", "foreground-color=0xff20c020",
+            "num-buffers=2", "!", "video/x-raw,width=320,height=240,framerate=10/1", "!", "x264enc", "!", "mp4mux", "!", "filesink", "location=\(video)"])
+        #expect(encoded.status == 0, "\(encoded.error)")
+        #expect(try runProcess("/usr/bin/touch", ["-d", "2026-11-28 10:00", video]).status == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = folder + "/data"
+        environment["HOME"] = folder
+        let viewer = try BackgroundGstcam(["view", "--dir", folder + "/photos", "--sink", "ximagesink"], environment: environment,
+                                          folder: folder)
+        defer { viewer.remove() }
+
+        // The newest photo first, the size of the window; the status line names it. (No screenshots before the
+        // window is there: each one is a client whose leaving may reset the X server while gstcam connects.)
+        #expect(try waitForWindow(sized: "320x240"), "no viewer window: \(viewer.errors)")
+        let first = try waitForColor(Self.red, at: 160, 100, in: folder)
+        #expect(countPixels(first, near: Self.red, tolerance: 30, x: 0..<320, y: 40..<180) > 40_000, "pixel \(pixel(first, 160, 100)) \(viewer.errors)")
+        #expect(countPixels(first, near: Self.red, tolerance: 30, x: 330..<600, y: 40..<180) == 0)
+        let statusLine = countPixels(first, near: Self.red, tolerance: 30, x: 10..<200, y: 200..<222)
+        #expect(statusLine < 3000, "no status line over the bottom of the photo: \(statusLine) red pixels")
+
+        try xdotool("mousemove", "100", "100", "key", "Right")
+        let second = try waitForColor(Self.blue, at: 160, 100, in: folder)
+        #expect(countPixels(second, near: Self.blue, tolerance: 30, x: 100..<220, y: 20..<180) > 15_000)
+        // 200×300 in 320×240: 160×240 in the middle, black borders left and right.
+        let border = pixel(second, 20, 100)
+        #expect(border.0 < 20 && border.1 < 20 && border.2 < 20, "left border: \(border)")
+
+        // Delete: into the private trash, with its info file; trash-cli (not ours) lists it; the next one, the video,
+        // shows; ← goes back to the red photo.
+        try xdotool("key", "Delete")
+        #expect(viewer.wait { !FileManager.default.fileExists(atPath: blue) }, "\(viewer.errors)")
+        let trashed = folder + "/data/Trash/files/IMG_20261129_100000_000.png"
+        #expect(FileManager.default.fileExists(atPath: trashed))
+        let info = try String(contentsOfFile: folder + "/data/Trash/info/IMG_20261129_100000_000.png.trashinfo", encoding: .utf8)
+        #expect(info.contains("Path=\(blue)\n"), "\(info)")
+        let listed = try runProcess("/usr/bin/trash-list", [], environment: environment)
+        #expect(listed.output.contains(" \(blue)"), "trash-list: \(listed.output) \(listed.error)")
+        let videoShown = try waitForColor(Self.green, at: 160, 100, in: folder)
+        #expect(countPixels(videoShown, near: Self.green, tolerance: 30, x: 0..<320, y: 40..<180) > 40_000, "\(viewer.errors)")
+        try xdotool("key", "Left")
+        _ = try waitForColor(Self.red, at: 160, 100, in: folder)
+
+        try xdotool("key", "Return")
+        #expect(viewer.exitStatus(within: 5) == 0, "\(viewer.errors)")
+        #expect(viewer.output == red + "\n")
+    }
+
+    @Test func viewRefusesWhatItCannotShow() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let two = try runProcess(gstcamBinary, ["view", "a.jpg", "b.jpg"])
+        #expect(two.status == 64 && two.error.contains("one FILE at most"), "\(two.error)")
+        let both = try runProcess(gstcamBinary, ["view", "--last", "a.jpg"])
+        #expect(both.status == 64 && both.error.contains("give FILE or --last, not both"), "\(both.error)")
+        let empty = try runProcess(gstcamBinary, ["view", "--dir", folder, "--sink", "ximagesink"])
+        #expect(empty.status == 1 && empty.error.contains("no photos in \(folder)"), "\(empty.error)")
+        let notAPhoto = try runProcess(gstcamBinary, ["view", "/etc/hostname"])
+        #expect(notAPhoto.status == 1 && notAPhoto.error.contains("/etc/hostname is not a JPEG or PNG photo"), "\(notAPhoto.error)")
+        try makePhoto(folder + "/IMG_1.jpg", width: 32, height: 32, color: Self.red, modified: "2026-11-30 10:00")
+        var noDisplay = ProcessInfo.processInfo.environment
+        noDisplay["DISPLAY"] = nil
+        noDisplay["WAYLAND_DISPLAY"] = nil
+        let windowless = try runProcess(gstcamBinary, ["view", folder + "/IMG_1.jpg"], environment: noDisplay)
+        #expect(windowless.status == 1 && windowless.error.contains("the photo viewer needs a window: neither DISPLAY nor WAYLAND_DISPLAY is set"),
+                "\(windowless.error)")
+    }
+
+    @Test func gOpensTheViewerOverTheRunningCameraAndEscComesBack() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let screen = try ScreenProcess(["preview", "--pipeline", "test-pattern", "--sink", "ximagesink", "--width", "640",
+                                        "--height", "480", "--duration", "30"]) { folder in
+            try makePhoto(folder + "/photos/IMG_20261130_100000_000.jpg", width: 320, height: 240, color: Self.orange,
+                          modified: "2026-11-30 10:00")
+        }
+        defer { screen.remove() }
+        #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
+        try xdotool("mousemove", "100", "100", "key", "g")
+        #expect(try waitForWindow(sized: "320x240"), "no viewer window: \(screen.errors)")
+        let shown = try waitForColor(Self.orange, at: 160, 100, in: screen.folder)
+        #expect(countPixels(shown, near: Self.orange, tolerance: 30, x: 0..<320, y: 40..<180) > 40_000, "\(screen.errors)")
+        // The camera keeps running beside it: its figures go on.
+        let lines = screen.output.split(separator: "\n").count
+        #expect(screen.wait(3) { screen.output.split(separator: "\n").count >= lines + 2 })
+        try xdotool("key", "Escape")
+        let back = try waitForColor((191, 191, 191), at: 40, 100, in: screen.folder)  // the test pattern's white bar
+        #expect(countPixels(back, near: Self.orange, tolerance: 30, x: 0..<320, y: 40..<180) < 100)
+        // Esc closed the viewer only; the camera screen answers keys again.
+        try xdotool("key", "q")
+        #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
+    }
+}
