@@ -80,6 +80,7 @@ extension CameraScreen {
 
     /// The screen shows `camera` again (or another one): the message goes, the socket follows the device.
     private func resumed(on camera: Camera, from lost: Camera, saying brief: String, _ text: String, event: String) {
+        surface?.showError(nil)
         surface?.showLastingMessage(nil)
         surface?.showMessage(brief == "Camera" ? "Camera: \(camera.name)" : brief, for: .seconds(2))
         surface?.setStatus(cameraOperator.statusLine())
@@ -98,6 +99,9 @@ extension CameraScreen {
     private func showWaiting(_ camera: Camera, _ message: String) {
         surface?.showLastingMessage(message)
         surface?.setStatus("\(camera.name) (\(camera.path)) · disconnected")
+        if let error = state.withLock({ $0.waiting?.error }) {
+            surface?.showError(Self.errorView(for: error, camera: "\(camera.name) (\(camera.path))"))
+        }
     }
 
     /// A new session on the camera that came back, with the screen's settings and zoom; true once it shows frames.
