@@ -51,6 +51,6 @@ extension CameraScreen {
     /// camera, the failure (what, where, the fix), and how the screen comes back.
     static func errorView(for error: CameraError, camera: String) -> ErrorView {
         ErrorView(title: camera, detail: error.description,
-                  footer: "The preview comes back by itself when \(camera) is back. q quits; c switches to another camera.")
+                  footer: "The preview comes back by itself when the camera is back. q quits; c switches to another camera.")
     }
 }

@@ -100,7 +100,7 @@ extension CameraScreen {
         surface?.showLastingMessage(message)
         surface?.setStatus("\(camera.name) (\(camera.path)) · disconnected")
         if let error = state.withLock({ $0.waiting?.error }) {
-            surface?.showError(Self.errorView(for: error, camera: "\(camera.name) (\(camera.path))"))
+            surface?.showError(Self.errorView(for: error, camera: camera.name))
         }
     }
 

@@ -73,7 +73,8 @@ struct ControlBar: Sendable, Equatable {
             self.height = Double(max(1, height))
             let scale = min(self.width / 640, self.height / 480)
             self.scale = scale
-            bottom = self.height - 26 * scale
+            // Above the status line (its shaded box is about 30 pixels high at 480 rows).
+            bottom = self.height - 48 * scale
             top = bottom - 84 * scale
             let y = (bottom - 42 * scale), middle = self.width / 2
             func place(_ offset: Double, _ radius: Double) -> Place { Place(x: middle + offset * scale, y: y, radius: radius * scale) }

@@ -4,7 +4,7 @@ import Testing
 
 /// The window's control bar under Xvfb, clicked with real X input (xdotool). With no window manager the 640×480
 /// window sits at the top left of the screen, so screen and picture coordinates agree; the bar's layout is
-/// ControlBar.Layout's at 640×480 (shutter at (320, 412), thumbnail at (530, 412), the band y 370…454).
+/// ControlBar.Layout's at 640×480 (shutter at (320, 390), thumbnail at (530, 390), the band y 348…432).
 @Suite(.serialized) struct ControlBarTests {
     static let cyan = (0x1e, 0xc8, 0xe0)
     static let devices = "/dev/video0=uvc,color=1ec8e0;/dev/video2=sensor"
@@ -70,6 +70,28 @@ import Testing
         try xdotool("click", "1")
         #expect(screen.wait(3) { roi() != focusBefore }, "a click on the hidden bar's place did not focus")
         #expect(screen.savedPhotos.count == 1)
+
+        // Unplugged: the window stays, with the full-window error view (the warning sign, the camera, what
+        // happened and the fix) over the waiting picture; plugged back in, the preview and its bar return.
+        try xdotool("key", "h")
+        try ScreenRecoveryTests.fault(screen, "unplugged", present: true, device: "video0")
+        #expect(screen.wait(5) { screen.errors.contains("Camera disconnected — waiting for it") }, "\(screen.errors)")
+        var gone = hidden
+        #expect(screen.wait(5) {
+            gone = (try? screenshot(into: screen.folder, name: "error.png")) ?? gone
+            return countPixels(gone, near: (0xFF, 0xD6, 0x0A), tolerance: 20, x: 280..<360, y: 60..<140) > 800
+        }, "no warning sign in the window")
+        let text = countPixels(gone, near: (255, 255, 255), tolerance: 40, x: 0..<640, y: 150..<340)
+        #expect(text > 1500, "no error text in the window: \(text) white pixels")
+        #expect(screen.process.isRunning, "the window closed on the unplug")
+        try ScreenRecoveryTests.fault(screen, "unplugged", present: false, device: "video0")
+        #expect(screen.wait(8) { screen.errors.contains("is back (/dev/video0)") }, "\(screen.errors)")
+        var back = gone
+        #expect(screen.wait(5) {
+            back = (try? screenshot(into: screen.folder, name: "back.png")) ?? back
+            return countPixels(back, near: Self.cyan, tolerance: 30, x: 0..<640, y: 0..<70) > 20_000 && Self.shutterWhite(back) > 1500
+        }, "the preview and its bar are not back: \(Self.shutterWhite(back)) white shutter pixels")
+        _ = try? runProcess("/bin/sh", ["-c", "mkdir -p /tmp/barshots && cp \(screen.folder)/*.png /tmp/barshots/"])
         try xdotool("key", "q")
         #expect(screen.exitStatus(within: 5) == 0)
     }
