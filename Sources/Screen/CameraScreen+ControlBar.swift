@@ -1,5 +1,6 @@
 import Dispatch
 import CameraErrors
+import Cameras
 import Session
 
 extension ControlBar {
@@ -50,7 +51,30 @@ extension CameraScreen {
     /// The error view for a camera that is gone (the top line says "Camera disconnected — waiting for it"): the
     /// camera, the failure (what, where, the fix), and how the screen comes back.
     static func errorView(for error: CameraError, camera: String) -> ErrorView {
-        ErrorView(title: camera, detail: error.description,
-                  footer: "The preview comes back by itself when the camera is back. q quits; c switches to another camera.")
+        let comesBack = switch error {
+        case .deviceBusy: "The preview starts by itself once the other program lets go of the camera."
+        case .permissionDenied: "The preview starts by itself once the camera may be opened."
+        default: "The preview comes back by itself when the camera is back."
+        }
+        return ErrorView(title: camera, detail: error.description, footer: comesBack + " q quits; c switches to another camera.")
+    }
+}
+
+extension CameraScreen {
+    /// The camera could not be opened at launch (`error`): in a window, a camera that is busy or not permitted is
+    /// waited for with the error view, as one that goes away is; true once it shows, false to fail as before
+    /// (no window, `--no-wait`, other failures, the screen ended first).
+    func waitAtLaunch(after error: CameraError, duration: Double?) async -> Bool {
+        switch error {
+        case .deviceBusy, .permissionDenied: break
+        default: return false
+        }
+        guard surface is CameraWindow, waitsForCamera, let device = session.device ?? configuration.device,
+              let camera = monitor.cameras.first(where: { $0.path == device }) ?? CameraDiscovery.cameras().first(where: { $0.path == device })
+        else { return false }
+        session.stop()
+        state.withLock { $0.camera = camera }
+        let deadline = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+        return await waitForCamera(camera, after: error, deadline: deadline)
     }
 }

@@ -14,8 +14,12 @@ import Session
 extension CameraScreen {
     /// What the screen says while it waits: a stalled camera is still there, any other lost one is gone.
     static func waitingMessage(for error: CameraError) -> String {
-        if case .stalled = error { return "No frames from the camera — waiting for it" }
-        return "Camera disconnected — waiting for it"
+        switch error {
+        case .stalled: "No frames from the camera — waiting for it"
+        case .deviceBusy: "The camera is in use by another program — waiting for it"
+        case .permissionDenied: "No permission to use the camera — waiting for it"
+        default: "Camera disconnected — waiting for it"
+        }
     }
 
     /// How long after a failed restart the next try waits (a camera that is listed but will not stream yet).
