@@ -16,7 +16,7 @@ public enum ElementPackages {
                                           "rtph264pay", "mp4mux", "qtmux", "matroskamux", "webmmux", "splitmuxsink",
                                           "vp8enc", "vp9enc", "v4l2h264enc", "autoaudiosrc", "pulsesrc", "aacparse"],
             "gstreamer1.0-plugins-bad": ["jifmux", "bayer2rgb", "kmssink", "waylandsink", "fbdevsink", "camerabin",
-                                         "openh264enc", "h264parse", "vah264enc", "vah264lpenc", "voaacenc"],
+                                         "openh264enc", "h264parse", "vah264enc", "vah264lpenc", "voaacenc", "rsvgoverlay"],
             "gstreamer1.0-x": ["ximagesink", "xvimagesink"],
             "gstreamer1.0-plugins-ugly": ["x264enc"],
             "gstreamer1.0-gtk3": ["gtksink"],

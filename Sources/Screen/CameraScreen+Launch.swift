@@ -1,4 +1,5 @@
 import Glibc
+import CameraErrors
 import Cameras
 import LinuxSystem
 import MediaFiles
@@ -73,7 +74,12 @@ extension CameraScreen {
             _ = shutter
             _ = recorder
         }
-        try await session.start()
+        do {
+            try await session.start()
+        } catch let error as CameraError {
+            // A window waits for a camera it may not open yet (busy, no permission) as for one that went away.
+            guard await waitAtLaunch(after: error, duration: launch.duration) else { throw error }
+        }
         try await adjust(session)
         let server = startServer()
         defer { server?.stop() }

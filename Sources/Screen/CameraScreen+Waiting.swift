@@ -14,8 +14,12 @@ import Session
 extension CameraScreen {
     /// What the screen says while it waits: a stalled camera is still there, any other lost one is gone.
     static func waitingMessage(for error: CameraError) -> String {
-        if case .stalled = error { return "No frames from the camera — waiting for it" }
-        return "Camera disconnected — waiting for it"
+        switch error {
+        case .stalled: "No frames from the camera — waiting for it"
+        case .deviceBusy: "The camera is in use by another program — waiting for it"
+        case .permissionDenied: "No permission to use the camera — waiting for it"
+        default: "Camera disconnected — waiting for it"
+        }
     }
 
     /// How long after a failed restart the next try waits (a camera that is listed but will not stream yet).
@@ -80,6 +84,7 @@ extension CameraScreen {
 
     /// The screen shows `camera` again (or another one): the message goes, the socket follows the device.
     private func resumed(on camera: Camera, from lost: Camera, saying brief: String, _ text: String, event: String) {
+        surface?.showError(nil)
         surface?.showLastingMessage(nil)
         surface?.showMessage(brief == "Camera" ? "Camera: \(camera.name)" : brief, for: .seconds(2))
         surface?.setStatus(cameraOperator.statusLine())
@@ -98,6 +103,9 @@ extension CameraScreen {
     private func showWaiting(_ camera: Camera, _ message: String) {
         surface?.showLastingMessage(message)
         surface?.setStatus("\(camera.name) (\(camera.path)) · disconnected")
+        if let error = state.withLock({ $0.waiting?.error }) {
+            surface?.showError(Self.errorView(for: error, camera: camera.name))
+        }
     }
 
     /// A new session on the camera that came back, with the screen's settings and zoom; true once it shows frames.

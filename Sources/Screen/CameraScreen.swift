@@ -21,6 +21,16 @@ protocol ScreenView: Sendable {
     func follow(_ session: CameraSession)
     /// The self-timer's seconds left, large in the middle of the picture; nil removes them.
     func showCountdown(_ seconds: Int?)
+    /// The control bar's settings (window only; CameraScreen+ControlBar.swift has the defaults).
+    func showControls(_ settings: ControlBar.Settings)
+    /// The last photo, small, in a corner (the window's control bar, the terminal's top right).
+    func showLastPhoto(_ thumbnail: PhotoThumbnail)
+    /// The shutter's animation for a photo just taken.
+    func showShutter()
+    /// `h`: hides or shows the control bar; nil where there is none.
+    func toggleControls() -> Bool?
+    /// The full-window error view while the camera is gone; nil removes it.
+    func showError(_ view: ErrorView?)
 }
 
 extension CameraWindow: ScreenView {
@@ -135,6 +145,10 @@ public final class CameraScreen: Sendable {
         case let .key(name):
             // Esc during a countdown cancels the photo, not the screen.
             if name == "Escape", cancelCountdown() { return }
+            if name == ControlBar.hideKey, let shown = surface?.toggleControls() {
+                surface?.showMessage(shown ? "Controls shown" : "Controls hidden (h shows them)", for: .milliseconds(1500))
+                return
+            }
             guard let action = CameraAction(key: name) else { return }
             if action == .capture(), cameraOperator.timerSeconds > 0 {
                 startCountdown(cameraOperator.timerSeconds)
@@ -170,6 +184,8 @@ public final class CameraScreen: Sendable {
         }
         surface?.showMessage(outcome.message, for: outcome.isError ? .seconds(3) : .milliseconds(1500))
         surface?.setStatus(cameraOperator.statusLine())
+        if let photo = outcome.photo { showTaken(photo) }
+        refreshControls()
         if outcome.isError {
             Standard.error.write("gstcam: \(outcome.message)\n")
         } else if let photo = outcome.photo, !picker {
@@ -298,6 +314,7 @@ public final class CameraScreen: Sendable {
             noteCamera()
             if firstStatus {
                 surface?.setStatus(cameraOperator.statusLine())
+                refreshControls()
                 firstStatus = false
             }
             _ = await ticks.next()
@@ -306,6 +323,7 @@ public final class CameraScreen: Sendable {
             if now - lastFigures >= .seconds(1) {
                 let fps = cameraOperator.measureFrameRate()
                 if state.withLock({ $0.stallNotice == nil }) { surface?.setStatus(cameraOperator.statusLine()) }
+                refreshControls()
                 if printFigures { printFigure(elapsed: (now - started).inSeconds, fps: fps) }
                 lastFigures = now
             }

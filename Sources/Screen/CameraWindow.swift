@@ -41,6 +41,8 @@ final class CameraWindow: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The control bar, the shutter's flash and the error view (the `control-bar` overlay).
+    let controlBar = ControlBarOverlay()
 
     public init(session: CameraSession) {
         show(session)
@@ -153,13 +155,25 @@ final class CameraWindow: Sendable {
         let still = branch.child(named: Self.statusElement).flatMap { StillFrame(branch: branch, overlay: $0) }
         state.withLock { $0.stillFrame = still }
         fitWindow(in: branch)
+        controlBar.attach(to: branch, frame: state.withLock { $0.frameSize })
         if let input = branch.staticPad("sink") {
             // Navigation events travel upstream out of the branch towards the tee; they stop here.
             let pad = ProbedPad(input)
             input.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { [weak self] data in
-                guard let self, let event = gstcam_probe_info_event(data.info),
-                      let size = pad.videoInfo,
-                      let received = NavigationEvent.input(from: event, width: size.width, height: size.height) else {
+                guard let self, let event = gstcam_probe_info_event(data.info), let size = pad.videoInfo else {
+                    return GST_PAD_PROBE_OK
+                }
+                // Presses and releases on the control bar are its buttons', never a focus point.
+                if let pointer = NavigationEvent.primaryButton(from: event, width: size.width, height: size.height) {
+                    switch self.controlBar.pointer(pressed: pointer.pressed, at: pointer.point) {
+                    case .picture: break
+                    case .taken: return GST_PAD_PROBE_DROP
+                    case let .clicked(button):
+                        self.deliver(.key(button.key))
+                        return GST_PAD_PROBE_DROP
+                    }
+                }
+                guard let received = NavigationEvent.input(from: event, width: size.width, height: size.height) else {
                     return GST_PAD_PROBE_OK
                 }
                 self.deliver(received)

@@ -45,4 +45,17 @@ enum NavigationEvent {
             return nil
         }
     }
+
+    /// A primary-button press (`pressed`) or release and where, divided by the picture's size: what the control
+    /// bar hit-tests (a press on the bar holds a button down, the release clicks it). nil for anything else.
+    static func primaryButton(from event: UnsafeMutablePointer<GstEvent>, width: Int, height: Int) -> (pressed: Bool, point: NormalizedPoint)? {
+        guard gstcam_event_type(event) == GST_EVENT_NAVIGATION else { return nil }
+        let type = gst_navigation_event_get_type(event)
+        guard type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS || type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE else { return nil }
+        var button: Int32 = 0
+        var x = 0.0, y = 0.0
+        guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0, button == 1 else { return nil }
+        let point = NormalizedPoint(x: min(1, max(0, x / Double(max(1, width)))), y: min(1, max(0, y / Double(max(1, height)))))
+        return (type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS, point)
+    }
 }

@@ -32,6 +32,8 @@ final class TerminalView: ScreenView {
         var lastFrameDrawn = ContinuousClock.now
         /// The self-timer's seconds left, drawn over the middle of the picture.
         var countdown: Int?
+        /// The last photo, drawn small in the top right corner over the picture.
+        var thumbnail: PhotoThumbnail?
     }
 
     private var session: CameraSession { state.withLock { $0.session } }
@@ -110,6 +112,10 @@ final class TerminalView: ScreenView {
 
     func showCountdown(_ seconds: Int?) {
         state.withLock { $0.countdown = seconds }
+    }
+
+    func showLastPhoto(_ thumbnail: PhotoThumbnail) {
+        state.withLock { $0.thumbnail = thumbnail }
     }
 
     func showFocusSquare(at point: NormalizedPoint) {
@@ -224,6 +230,7 @@ final class TerminalView: ScreenView {
             let label = "  Photo in \(countdown)  "
             text += "\u{1B}[\(max(1, rows / 2));\(max(1, (columns - label.count) / 2 + 1))H\u{1B}[0m\u{1B}[1;30;48;2;255;214;10m" + label + "\u{1B}[0m"
         }
+        if let thumbnail = state.withLock({ $0.thumbnail }) { text += Self.corner(thumbnail, columns: columns) }
         text += statusLine(columns: columns, rows: rows)
         state.withLock { $0.lastFrameDrawn = .now }
         write(text)
@@ -271,6 +278,28 @@ final class TerminalView: ScreenView {
                     previous = (top, bottom)
                 }
                 text += "▀"
+            }
+            text += "\u{1B}[0m"
+        }
+        return text
+    }
+
+    /// Columns the last photo's thumbnail takes in the top right corner (its rows follow its aspect ratio).
+    static let thumbnailColumns = 16
+
+    /// The thumbnail as half-block cells at the top right, drawn over the picture (the picture does not move).
+    static func corner(_ thumbnail: PhotoThumbnail, columns: Int) -> String {
+        let width = min(thumbnailColumns, columns)
+        let rows = max(1, Int((Double(width) * Double(thumbnail.height) / Double(thumbnail.width) / 2).rounded()))
+        let left = max(1, columns - width + 1)
+        var text = ""
+        for row in 0..<rows {
+            text += "\u{1B}[\(row + 1);\(left)H"
+            for column in 0..<width {
+                let x = (Double(column) + 0.5) / Double(width)
+                let top = thumbnail.colour(x: x, y: (Double(row * 2) + 0.5) / Double(rows * 2))
+                let bottom = thumbnail.colour(x: x, y: (Double(row * 2) + 1.5) / Double(rows * 2))
+                text += "\u{1B}[38;2;\(top.0);\(top.1);\(top.2);48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
             }
             text += "\u{1B}[0m"
         }

@@ -14,13 +14,15 @@ import GstCamera
         #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
         try xdotool("mousemove", "320", "240", "click", "4", "click", "4")
         // Click, and take the photo at once, while the focus square shows (it is gone 0.6 s after the click); a
-        // loaded machine may miss that window, so up to three tries.
+        // loaded machine may miss that window, so up to three tries. The screenshot comes before the photo: a
+        // photo flashes the window white for 150 ms (the control bar's shutter animation).
         var window = (width: 0, height: 0, rgb: [UInt8]())
         var square = 0
         for attempt in 1...3 {
-            try xdotool("click", "1", "key", "space")
+            try xdotool("click", "1")
             Thread.sleep(forTimeInterval: 0.1)
             window = try screenshot(into: screen.folder)
+            try xdotool("key", "space")
             #expect(screen.wait { screen.savedPhotos.count == attempt }, "no photo: \(screen.errors)")
             square = countPixels(window, near: Self.focusYellow, tolerance: 20, x: 200..<440, y: 120..<360)
             if square > 300 { break }

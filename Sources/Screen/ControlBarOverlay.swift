@@ -1,0 +1,121 @@
+import Synchronization
+import Controls
+import GStreamer
+
+/// Draws the control bar (ControlBar), the shutter's white flash and the full-window error view through the window
+/// branch's `control-bar` rsvgoverlay, and turns mouse presses and releases on the bar into button clicks. The SVG
+/// is set only when what it shows changes (rsvgoverlay parses it once and draws it on each frame).
+final class ControlBarOverlay: Sendable {
+    static let element = "control-bar"
+
+    /// How long the shutter's white flash fades for, and in how many steps.
+    static let whiteoutDuration = Duration.milliseconds(150)
+    static let whiteoutSteps = 5
+
+    private struct State {
+        var overlay: Element?
+        var frame = (width: 0, height: 0)
+        var bar = ControlBar()
+        var whiteout = 0.0
+        var error: ErrorView?
+        /// The SVG set last, not to set (and parse) the same again.
+        var drawn: String?
+    }
+
+    private let state = Mutex(State())
+
+    /// Draws into `branch`'s overlay from now on (a new window branch: the bar carries over).
+    func attach(to branch: Element, frame: (width: Int, height: Int)) {
+        state.withLock { state in
+            state.overlay = branch.child(named: Self.element)
+            state.frame = frame
+            state.drawn = nil
+        }
+        redraw()
+    }
+
+    func show(_ settings: ControlBar.Settings) {
+        state.withLock { $0.bar.settings = settings }
+        redraw()
+    }
+
+    func show(_ thumbnail: PhotoThumbnail) {
+        state.withLock { $0.bar.thumbnail = thumbnail }
+        redraw()
+    }
+
+    /// `h`: hides or shows the bar; returns whether it shows now.
+    func toggleHidden() -> Bool {
+        let shown = state.withLock { state in
+            state.bar.hidden.toggle()
+            state.bar.pressed = nil
+            return !state.bar.hidden
+        }
+        redraw()
+        return shown
+    }
+
+    var isHidden: Bool { state.withLock { $0.bar.hidden } }
+
+    /// The full-window error view instead of the bar (nil: the bar again).
+    func show(error: ErrorView?) {
+        state.withLock { $0.error = error }
+        redraw()
+    }
+
+    /// The shutter's flash: the picture goes white and fades back within `whiteoutDuration`.
+    func flashShutter() {
+        Task {
+            for step in stride(from: Self.whiteoutSteps, through: 0, by: -1) {
+                state.withLock { $0.whiteout = 0.85 * Double(step) / Double(Self.whiteoutSteps) }
+                redraw()
+                if step > 0 { try? await Task.sleep(for: Self.whiteoutDuration / Self.whiteoutSteps) }
+            }
+        }
+    }
+
+    /// What a pointer press or release did on the bar.
+    enum PointerOutcome: Equatable {
+        /// Not on the bar: the picture's (a press there focuses).
+        case picture
+        /// Taken by the bar (a press that holds a button down, the band between buttons, a release elsewhere).
+        case taken
+        /// A button was pressed and released on it: its key's action follows.
+        case clicked(ControlBar.Button)
+    }
+
+    /// A primary-button press (`pressed`) or release at a point of the picture.
+    func pointer(pressed: Bool, at point: NormalizedPoint) -> PointerOutcome {
+        let outcome: PointerOutcome = state.withLock { state in
+            guard state.error == nil else { return .picture }
+            let target = state.bar.target(at: point, width: state.frame.width, height: state.frame.height)
+            if pressed {
+                switch target {
+                case .picture: return .picture
+                case .band: return .taken
+                case let .button(button):
+                    state.bar.pressed = button
+                    return .taken
+                }
+            }
+            guard let held = state.bar.pressed else { return target == .picture ? .picture : .taken }
+            state.bar.pressed = nil
+            return target == .button(held) ? .clicked(held) : .taken
+        }
+        if outcome != .picture { redraw() }
+        return outcome
+    }
+
+    private func redraw() {
+        state.withLock { state in
+            guard let overlay = state.overlay, state.frame.width > 0, state.frame.height > 0 else { return }
+            let svg = state.error.map { $0.svg(width: state.frame.width, height: state.frame.height) }
+                ?? state.bar.svg(width: state.frame.width, height: state.frame.height, whiteout: state.whiteout)
+            guard svg != state.drawn else { return }
+            state.drawn = svg
+            // Under the lock, so two redraws cannot set their pictures in the wrong order (rsvgoverlay's own lock is
+            // never held while it waits for this one).
+            overlay.set("data", svg)
+        }
+    }
+}
