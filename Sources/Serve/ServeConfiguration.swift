@@ -51,10 +51,15 @@ public struct ServeConfiguration: Sendable, Equatable {
             return "serving on \(address) would open the camera to the network without a password: give --token TOKEN "
                 + "or --user USER:PASSWORD (or bind to 127.0.0.1)"
         }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-        if path.isEmpty || !path.allSatisfy(allowed.contains) || path.hasPrefix(".") {
+        if !Self.isPlainName(path) {
             return "the RTSP path \"\(path)\" must be a plain name (letters, digits, - _ .)"
         }
         return nil
+    }
+
+    /// Letters, digits, `-_.`, not empty, no leading dot: a name that is safe in a URL path and a file name.
+    public static func isPlainName(_ name: String) -> Bool {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        return !name.isEmpty && name.allSatisfy(allowed.contains) && !name.hasPrefix(".")
     }
 }

@@ -25,12 +25,11 @@ final class WebServer: Sendable {
     let address: String
     let port: Int
 
-    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameraOperator: CameraOperator,
-         mjpeg: BranchFeed, h264: BranchFeed, rtspURL: String?, tls: ServeConfiguration.TLSFiles? = nil, maxViewers: Int = 16) throws {
+    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameras: [WebCamera],
+         tls: ServeConfiguration.TLSFiles? = nil, maxViewers: Int = 16) throws {
         self.loop = loop
         self.address = address
-        let handler = WebHandler(loop: loop, credentials: credentials, cameraOperator: cameraOperator, mjpeg: mjpeg, h264: h264,
-                                 rtspURL: rtspURL, maxViewers: maxViewers)
+        let handler = WebHandler(loop: loop, credentials: credentials, cameras: cameras, maxViewers: maxViewers)
         self.handler = handler
         let made: (Handles, Int) = try loop.sync {
             let server = gstcam_soup_server_new()!
@@ -149,6 +148,17 @@ struct WebRequest: @unchecked Sendable {
         setHeader("Cache-Control", "no-store")
         body.withUnsafeBufferPointer { bytes in
             soup_server_message_set_response(message, type, SOUP_MEMORY_COPY, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, gsize(bytes.count))
+        }
+    }
+
+    /// Answers with `bytes` (a GBytes; libsoup takes a reference instead of copying, and this one is let go).
+    func respond(_ status: Int, type: String, bytes: OpaquePointer?) {
+        soup_server_message_set_status(message, guint(status), nil)
+        setHeader("Cache-Control", "no-store")
+        setHeader("Content-Type", type)
+        if let bytes {
+            soup_message_body_append_bytes(soup_server_message_get_response_body(message), bytes)
+            g_bytes_unref(bytes)
         }
     }
 
