@@ -71,7 +71,7 @@ struct WebGallery: Sendable {
             return request.respond(404, json: WebHandler.errorJSON("no such \(kind.rawValue): \(decoded)"))
         }
         defer { g_mapped_file_unref(mapped) }
-        if request.query["download"] != nil {
+        if request.hasParameter("download") {
             request.setHeader("Content-Disposition", "attachment; filename=\"\(decoded)\"")
         }
         request.respond(200, type: type, bytes: g_mapped_file_get_bytes(mapped))

@@ -133,6 +133,14 @@ struct WebRequest: @unchecked Sendable {
         self.query = values
     }
 
+    /// Whether the query has `name`, with or without a value (`?download` as well as `?download=1`; libsoup's
+    /// form decoding leaves out a bare name).
+    func hasParameter(_ name: String) -> Bool {
+        if query[name] != nil { return true }
+        guard let uri = soup_server_message_get_uri(message), let raw = g_uri_get_query(uri) else { return false }
+        return String(cString: raw).split(separator: "&").contains { $0 == name }
+    }
+
     var method: String { soup_server_message_get_method(message).map { String(cString: $0) } ?? "" }
 
     func header(_ name: String) -> String? {
