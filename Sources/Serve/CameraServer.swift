@@ -83,11 +83,12 @@ public final class CameraServer: Sendable {
             }
             if let port = configuration.rtspPort {
                 let server = try RTSPServer(loop: loop, address: configuration.address, port: port,
-                                            credentials: configuration.credentials, maxViewers: configuration.maxViewers)
+                                            credentials: configuration.credentials, maxViewers: configuration.maxViewers,
+                                            tls: configuration.tls)
                 made.rtsp = server
                 for feeds in made.feeds {
                     try server.mount(path: feeds.camera.name, branch: feeds.h264, media: try PipelineFile.load("rtsp-h264.media"),
-                                     authenticated: configuration.credentials != nil)
+                                     authenticated: configuration.credentials != nil || configuration.tls != nil)
                 }
             }
             if let port = configuration.httpPort {
@@ -131,7 +132,7 @@ public final class CameraServer: Sendable {
     }
 
     private static func url(_ server: RTSPServer, path: String) -> String {
-        "rtsp://\(host(server.address)):\(server.port)/\(path)"
+        "\(server.isTLS ? "rtsps" : "rtsp")://\(host(server.address)):\(server.port)/\(path)"
     }
 
     /// http://ADDRESS:PORT/ (https with TLS), once serving the web page.
