@@ -16,7 +16,7 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var publish: String?
     /// Viewers each server takes at once (RTSP clients; live views of the page); one more is refused with 503.
     public var maxViewers = 16
-    /// With a certificate, the web server speaks HTTPS only (RTSP stays plain).
+    /// With a certificate, the web server speaks HTTPS only and the RTSP server RTSP over TLS only (rtsps://).
     public var tls: TLSFiles?
 
     /// A PEM certificate and its private key.

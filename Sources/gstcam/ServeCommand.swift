@@ -39,7 +39,8 @@ enum ServeCommand: Command {
                              e.g. MediaMTX) or rtmp://…; retried with back-off while the server is away.
       --max-viewers N        Viewers at once, per server (default 16): one more gets 503 Service Unavailable.
       --tls-cert FILE, --tls-key FILE
-                             Serve the web page over HTTPS with this PEM certificate and key (RTSP stays plain).
+                             Serve the web page over HTTPS and RTSP over TLS (rtsps://) with this PEM
+                             certificate and key.
       --duration SECONDS     Stop after this long (default: until Ctrl-C).
       --json                 Print the URLs and events as JSON lines.
     \(CameraOptions.help)
