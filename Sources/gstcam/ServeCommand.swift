@@ -16,8 +16,8 @@ enum ServeCommand: Command {
            gstcam serve --camera A --camera B [--path NAME_A --path NAME_B] [options]
 
     Opens the camera once and serves it until Ctrl-C: H.264 over RTSP (rtsp://ADDR:PORT/camera; one encode
-    shared by every client, over UDP or TCP) and a web camera page with live view, shutter and zoom, and a JSON
-    API (docs/serve.md). Encoding happens only while someone watches. While it serves, `gstcam capture` for the
+    shared by every client, over UDP or TCP) and a web camera page (live view, shutter, zoom, torch, record,
+    gallery) with a JSON API (docs/serve.md). Several --camera options serve several cameras. Encoding happens only while someone watches. While it serves, `gstcam capture` for the
     same camera takes its photo through it. Prints the URLs when ready (JSON lines with --json). When the camera
     is unplugged or fails, the servers stay up and the page says why; serving resumes when the camera is back.
 
