@@ -4,6 +4,7 @@
 #define GSTCAM_CSOUP_SHIM_H
 
 #include <libsoup/soup.h>
+#include <string.h>
 
 // soup_server_new is variadic (construct properties); a server with the default ones.
 static inline SoupServer *gstcam_soup_server_new(void) { return soup_server_new(NULL, NULL); }
@@ -50,6 +51,17 @@ static inline GSocketAddress *gstcam_soup_socket_address(const char *host, guint
     GSocketAddress *address = g_inet_socket_address_new(inet, port);
     g_object_unref(inet);
     return address;
+}
+
+// Refuses a request whose headers were read, without reading its body: libsoup reads a body even when an
+// early handler set a status (unless the client asked "Expect: 100-continue"), so the connection is taken
+// from libsoup, given the complete `response` (a status line and headers) and closed.
+static inline void gstcam_soup_refuse_and_close(SoupServerMessage *message, const char *response) {
+    GIOStream *stream = soup_server_message_steal_connection(message);
+    if (!stream) return;
+    g_output_stream_write_all(g_io_stream_get_output_stream(stream), response, strlen(response), NULL, NULL, NULL);
+    g_io_stream_close(stream, NULL, NULL);
+    g_object_unref(stream);
 }
 
 #endif

@@ -100,9 +100,9 @@ public struct CameraActionOutcome: Sendable, Equatable {
     /// The point the focus square goes to, for a click.
     var focusPoint: NormalizedPoint?
     /// The file a recording started into.
-    var recordingPath: String?
+    public var recordingPath: String?
     /// The video a recording that stopped wrote.
-    var video: RecordedVideo?
+    public var video: RecordedVideo?
     /// Whether the flash fired for the photo.
     var flashFired = false
 

@@ -25,25 +25,48 @@ final class RTSPServer: Sendable {
     /// The address and port the server listens on (the port the system chose when 0 was asked).
     let address: String
     let port: Int
+    /// Whether clients must speak TLS (rtsps://).
+    let isTLS: Bool
 
     /// Listens on `address`:`port` (0: any free port). With `credentials`, clients must authenticate (RTSP
     /// digest for a user/password; a token is the password of the user "token").
-    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, maxViewers: Int = 16) throws {
+    /// With `tls`, the server speaks RTSP over TLS only (rtsps://): the certificate is the auth object's.
+    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, maxViewers: Int = 16,
+         tls: ServeConfiguration.TLSFiles? = nil) throws {
         self.loop = loop
         self.address = address
+        isTLS = tls != nil
         let mounts = RTSPMounts(maxViewers: maxViewers)
         self.mounts = mounts
         let made: (Handles, Int) = try loop.sync {
             let server = gst_rtsp_server_new()!
             gst_rtsp_server_set_address(server, address)
             gst_rtsp_server_set_service(server, "\(port)")
-            if let credentials {
+            if credentials != nil || tls != nil {
                 let auth = gst_rtsp_auth_new()!
                 let token = gstcam_rtsp_token_with_role(RTSPMount.viewerRole)
-                let (user, password) = credentials.userAndPassword
-                gst_rtsp_auth_add_digest(auth, user, password, token)
+                if let credentials {
+                    let (user, password) = credentials.userAndPassword
+                    gst_rtsp_auth_add_digest(auth, user, password, token)
+                    gst_rtsp_auth_set_supported_methods(auth, GST_RTSP_AUTH_DIGEST)
+                } else {
+                    // TLS without credentials: every client may play (the auth object is there for the certificate).
+                    gst_rtsp_auth_set_default_token(auth, token)
+                }
                 gst_rtsp_token_unref(token)
-                gst_rtsp_auth_set_supported_methods(auth, GST_RTSP_AUTH_DIGEST)
+                if let tls {
+                    var error: UnsafeMutablePointer<GError>?
+                    guard let certificate = g_tls_certificate_new_from_files(tls.certificate, tls.key, &error) else {
+                        let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+                        if let error { g_error_free(error) }
+                        g_object_unref(auth)
+                        g_object_unref(server)
+                        throw CameraError.serveFailed(what: "The RTSP server", address: address, port: port,
+                                                      detail: "the TLS certificate \(tls.certificate) or its key \(tls.key) cannot be used: \(message)")
+                    }
+                    gst_rtsp_auth_set_tls_certificate(auth, certificate)
+                    g_object_unref(certificate)
+                }
                 gst_rtsp_server_set_auth(server, auth)
                 g_object_unref(auth)
             }

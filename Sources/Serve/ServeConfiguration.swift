@@ -16,7 +16,7 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var publish: String?
     /// Viewers each server takes at once (RTSP clients; live views of the page); one more is refused with 503.
     public var maxViewers = 16
-    /// With a certificate, the web server speaks HTTPS only (RTSP stays plain).
+    /// With a certificate, the web server speaks HTTPS only and the RTSP server RTSP over TLS only (rtsps://).
     public var tls: TLSFiles?
 
     /// A PEM certificate and its private key.
@@ -51,10 +51,15 @@ public struct ServeConfiguration: Sendable, Equatable {
             return "serving on \(address) would open the camera to the network without a password: give --token TOKEN "
                 + "or --user USER:PASSWORD (or bind to 127.0.0.1)"
         }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-        if path.isEmpty || !path.allSatisfy(allowed.contains) || path.hasPrefix(".") {
+        if !Self.isPlainName(path) {
             return "the RTSP path \"\(path)\" must be a plain name (letters, digits, - _ .)"
         }
         return nil
+    }
+
+    /// Letters, digits, `-_.`, not empty, no leading dot: a name that is safe in a URL path and a file name.
+    public static func isPlainName(_ name: String) -> Bool {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        return !name.isEmpty && name.allSatisfy(allowed.contains) && !name.hasPrefix(".")
     }
 }

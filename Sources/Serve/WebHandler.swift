@@ -11,44 +11,56 @@ import CSoup
 import Foundation
 import Synchronization
 
-/// What the web server answers (docs/serve.md): the camera page, the JSON API, `/snapshot.jpg`, gallery photos
-/// and the Motion-JPEG live view. Runs on the loop's thread; waits happen in tasks that answer later.
+/// What the web server answers (docs/serve.md): the camera page, the JSON API, `/snapshot.jpg`, the gallery's
+/// photos and videos and the live views. Requests about a camera name it with `?camera=NAME` (default: the first
+/// served camera). Runs on the loop's thread; waits happen in tasks that answer later.
 final class WebHandler: Sendable {
     private let loop: GLibLoop
     private let credentials: ServeCredentials?
-    private let cameraOperator: CameraOperator
-    private let mjpeg: BranchFeed
-    private let h264: BranchFeed
+    private let cameras: [WebCamera]
     private let maxViewers: Int
     /// The WebRTC viewers, by address.
     private let webRTCViewers = Mutex<[ObjectIdentifier: WebRTCViewer]>([:])
-    private let rtspURL: String?
-    private let streams: MJPEGStreams
+    /// The first camera's folders (every camera of one `gstcam serve` saves into the same ones).
+    private let gallery: WebGallery
 
-    init(loop: GLibLoop, credentials: ServeCredentials?, cameraOperator: CameraOperator, mjpeg: BranchFeed, h264: BranchFeed,
-         rtspURL: String?, maxViewers: Int) {
-        self.h264 = h264
+    init(loop: GLibLoop, credentials: ServeCredentials?, cameras: [WebCamera], maxViewers: Int) {
+        precondition(!cameras.isEmpty, "a web server serves at least one camera")
         self.maxViewers = maxViewers
         self.loop = loop
         self.credentials = credentials
-        self.cameraOperator = cameraOperator
-        self.mjpeg = mjpeg
-        self.rtspURL = rtspURL
-        streams = MJPEGStreams(loop: loop, branch: mjpeg)
+        self.cameras = cameras
+        gallery = WebGallery(photos: cameras[0].cameraOperator.library, videos: cameras[0].cameraOperator.videos)
     }
+
+    /// The paths of the API, for 405 on a wrong method.
+    private static let apiPaths: Set<String> = ["/", "/api/status", "/api/cameras", "/snapshot.jpg", "/api/photo", "/api/zoom",
+                                                "/stream.mjpg", "/api/torch", "/api/focus", "/api/camera/next", "/api/record",
+                                                "/api/gallery"]
 
     func handle(_ request: WebRequest) {
         guard isAuthorized(request) else {
             request.setHeader("WWW-Authenticate", #"Basic realm="gstcam", charset="UTF-8""#)
             return request.respond(401, json: Self.errorJSON("This camera needs a token, or a user and password."))
         }
+        guard let camera = camera(for: request) else {
+            return request.respond(404, json: Self.errorJSON(
+                "no camera named \"\(request.query["camera"] ?? "")\" is served here; cameras: \(cameras.map(\.name).joined(separator: ", "))"))
+        }
+        let cameraOperator = camera.cameraOperator
         switch (request.method, request.path) {
         case ("GET", "/"), ("GET", "/index.html"):
             request.respond(200, type: "text/html; charset=utf-8", body: Array(CameraPage.html.utf8))
         case ("GET", "/api/status"):
-            request.respond(200, json: statusJSON())
+            request.respond(200, json: statusJSON(camera))
+        case ("GET", "/api/cameras"):
+            request.respond(200, json: JSONOutput.line(cameras.map { camera in
+                let session = camera.cameraOperator.session
+                return CameraAnswer(name: camera.name, camera: camera.cameraOperator.status().camera, device: session.device,
+                                    state: session.state.description, rtsp: camera.rtspURL)
+            }))
         case ("GET", "/snapshot.jpg"):
-            answerLater(request) { [cameraOperator] in
+            answerLater(request) {
                 do {
                     return (200, "image/jpeg", try await cameraOperator.session.snapshotJPEG())
                 } catch {
@@ -56,58 +68,65 @@ final class WebHandler: Sendable {
                 }
             }
         case ("POST", "/api/photo"):
-            answerLater(request) { [cameraOperator] in
-                let outcome = await cameraOperator.perform(.capture())
-                return (outcome.isError ? 500 : 200, "application/json", Array(Self.outcomeJSON(outcome).utf8))
-            }
+            perform(.capture(), on: camera, request)
         case ("POST", "/api/zoom"):
             guard let factor = request.query["factor"].flatMap(Double.init), factor.isFinite, factor >= 1 else {
                 return request.respond(400, json: Self.errorJSON("give the zoom as ?factor=NUMBER (1 or more)"))
             }
-            answerLater(request) { [cameraOperator] in
-                let outcome = await cameraOperator.perform(.zoom(factor: factor))
-                return (outcome.isError ? 500 : 200, "application/json", Array(Self.outcomeJSON(outcome).utf8))
-            }
+            perform(.zoom(factor: factor), on: camera, request)
         case ("POST", "/api/torch"):
-            guard let on = request.query["on"].flatMap({ ["1": true, "true": true, "on": true, "0": false, "false": false, "off": false][$0] }) else {
+            guard let on = Self.onOff(request.query["on"]) else {
                 return request.respond(400, json: Self.errorJSON("give the torch as ?on=1 or ?on=0"))
             }
-            perform(.torch(on: on), request)
+            perform(.torch(on: on), on: camera, request)
+        case ("POST", "/api/record"):
+            guard let on = Self.onOff(request.query["on"]) else {
+                return request.respond(400, json: Self.errorJSON("give the recording as ?on=1 (start) or ?on=0 (stop)"))
+            }
+            perform(on ? .startRecording(path: nil) : .stopRecording, on: camera, request)
         case ("POST", "/api/focus"):
             guard let x = request.query["x"].flatMap(Double.init), let y = request.query["y"].flatMap(Double.init),
                   (0...1).contains(x), (0...1).contains(y) else {
                 return request.respond(400, json: Self.errorJSON("give the point as ?x=X&y=Y, each from 0 to 1 (of the picture)"))
             }
-            perform(.focus(at: NormalizedPoint(x: x, y: y)), request)
+            perform(.focus(at: NormalizedPoint(x: x, y: y)), on: camera, request)
         case ("POST", "/api/camera/next"):
-            perform(.nextCamera, request)
+            perform(.nextCamera, on: camera, request)
         case ("GET", "/api/gallery"):
             do {
-                let photos = try cameraOperator.library.photos().map { photo in
-                    GalleryEntry(name: photo.name, url: "/photos/" + photo.name, width: photo.size?.width,
-                                 height: photo.size?.height, date: photo.dateText, bytes: photo.byteCount)
-                }
-                request.respond(200, json: JSONOutput.line(photos))
+                let recording = Set(cameras.compactMap { $0.cameraOperator.session.currentRecording?.path })
+                request.respond(200, json: JSONOutput.line(try gallery.entries(recording: recording)))
             } catch {
                 request.respond(500, json: Self.errorJSON("\(error)"))
             }
-        case ("DELETE", let path) where path.hasPrefix("/photos/"):
-            deletePhoto(named: String(path.dropFirst("/photos/".count)), request)
         case ("GET", "/stream.mjpg"):
             guard liveViewers < maxViewers else { return refuseViewer(request) }
-            streams.add(request)
-        case ("GET", let path) where path.hasPrefix("/photos/"):
-            servePhoto(named: String(path.dropFirst("/photos/".count)), request)
-        case (_, "/"), (_, "/api/status"), (_, "/snapshot.jpg"), (_, "/api/photo"), (_, "/api/zoom"), (_, "/stream.mjpg"),
-             (_, "/api/torch"), (_, "/api/focus"), (_, "/api/camera/next"), (_, "/api/gallery"):
+            camera.streams.add(request)
+        case (let method, let path) where ["GET", "DELETE"].contains(method)
+            && (path.hasPrefix(WebGallery.Kind.photo.prefix) || path.hasPrefix(WebGallery.Kind.video.prefix)):
+            let kind: WebGallery.Kind = path.hasPrefix(WebGallery.Kind.photo.prefix) ? .photo : .video
+            let name = String(path.dropFirst(kind.prefix.count))
+            if method == "GET" { gallery.serve(kind, named: name, request) } else { gallery.delete(kind, named: name, request) }
+        case (_, let path) where Self.apiPaths.contains(path):
             request.respond(405, json: Self.errorJSON("\(request.method) is not allowed on \(request.path)"))
         default:
             request.respond(404, json: Self.errorJSON("no such page: \(request.path)"))
         }
     }
 
+    /// The camera a request names with `?camera=NAME`; the first without one; nil for a name not served.
+    private func camera(for request: WebRequest) -> WebCamera? {
+        guard let name = request.query["camera"] else { return cameras[0] }
+        return cameras.first { $0.name == name }
+    }
+
+    /// 1/true/on or 0/false/off.
+    private static func onOff(_ text: String?) -> Bool? {
+        text.flatMap { ["1": true, "true": true, "on": true, "0": false, "false": false, "off": false][$0] }
+    }
+
     /// Live views now: Motion-JPEG streams and WebRTC viewers.
-    private var liveViewers: Int { streams.count + webRTCViewers.withLock { $0.count } }
+    private var liveViewers: Int { cameras.reduce(0) { $0 + $1.streams.count } + webRTCViewers.withLock { $0.count } }
 
     private func refuseViewer(_ request: WebRequest) {
         request.setHeader("Retry-After", "10")
@@ -115,7 +134,7 @@ final class WebHandler: Sendable {
     }
 
     func endStreams() {
-        streams.endAll()
+        for camera in cameras { camera.streams.endAll() }
         for viewer in webRTCViewers.withLock({ Array($0.values) }) { viewer.close() }
     }
 
@@ -131,8 +150,12 @@ final class WebHandler: Sendable {
                                             "this camera already has \(maxViewers) viewers")
             return
         }
+        guard let camera = camera(for: request) else {
+            soup_websocket_connection_close(connection, guint16(SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION.rawValue), "no such camera")
+            return
+        }
         do {
-            let viewer = try WebRTCViewer(loop: loop, connection: connection, feed: h264,
+            let viewer = try WebRTCViewer(loop: loop, connection: connection, feed: camera.h264,
                                           media: try PipelineFile.load("webrtc-h264.media")) { [weak self] viewer in
                 _ = self?.webRTCViewers.withLock { $0.removeValue(forKey: ObjectIdentifier(viewer)) }
             }
@@ -155,47 +178,11 @@ final class WebHandler: Sendable {
     }
 
     /// Does a camera action and answers with its outcome (500 when it failed, with the reason).
-    private func perform(_ action: CameraAction, _ request: WebRequest) {
-        answerLater(request) { [cameraOperator] in
+    private func perform(_ action: CameraAction, on camera: WebCamera, _ request: WebRequest) {
+        answerLater(request) { [cameraOperator = camera.cameraOperator] in
             let outcome = await cameraOperator.perform(action)
             return (outcome.isError ? 500 : 200, "application/json", Array(Self.outcomeJSON(outcome).utf8))
         }
-    }
-
-    /// A plain photo file name in the gallery folder (letters, digits, `-_.`, no leading dot, a photo's
-    /// extension), as its path there; nil for anything else, so nothing outside the folder is reachable.
-    private func galleryPath(_ name: String) -> (path: String, name: String, format: PhotoFormat)? {
-        let decoded = name.removingPercentEncoding ?? name
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-        guard !decoded.isEmpty, !decoded.hasPrefix("."), decoded.allSatisfy(allowed.contains),
-              let format = PhotoFormat(path: decoded) else { return nil }
-        return (cameraOperator.library.directory + "/" + decoded, decoded, format)
-    }
-
-    private func deletePhoto(named name: String, _ request: WebRequest) {
-        guard let (path, decoded, _) = galleryPath(name), FileManager.default.fileExists(atPath: path) else {
-            return request.respond(404, json: Self.errorJSON("no such photo"))
-        }
-        do {
-            try FileManager.default.removeItem(atPath: path)
-            request.respond(200, json: JSONOutput.line(ActionAnswer(CameraActionOutcome(message: "Deleted \(decoded)"))))
-        } catch {
-            request.respond(500, json: Self.errorJSON("\(decoded) could not be deleted: \(error.localizedDescription)"))
-        }
-    }
-
-    /// A photo of the gallery folder, by its plain file name: nothing outside the folder is reachable.
-    private func servePhoto(named name: String, _ request: WebRequest) {
-        guard let (path, decoded, format) = galleryPath(name) else {
-            return request.respond(404, json: Self.errorJSON("no such photo"))
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return request.respond(404, json: Self.errorJSON("no such photo: \(decoded)"))
-        }
-        if request.query["download"] != nil {
-            request.setHeader("Content-Disposition", "attachment; filename=\"\(decoded)\"")
-        }
-        request.respond(200, type: format == .png ? "image/png" : "image/jpeg", body: Array(data))
     }
 
     /// Basic authentication (the user and password, or the user "token" with the token), a bearer token, or
@@ -212,7 +199,8 @@ final class WebHandler: Sendable {
         return String(decoding: data, as: UTF8.self) == user + ":" + password
     }
 
-    private func statusJSON() -> String {
+    private func statusJSON(_ camera: WebCamera) -> String {
+        let cameraOperator = camera.cameraOperator
         let session = cameraOperator.session
         cameraOperator.measureFrameRate()
         let status = cameraOperator.status()
@@ -220,9 +208,13 @@ final class WebHandler: Sendable {
         // gstcam serve keeps serving and starts the camera again when it is back (the page's banner says so).
         if case .failed(let failure) = session.state { error = failure.description + " (Waiting for the camera to come back.)" }
         return JSONOutput.line(StatusAnswer(
-            camera: status.camera, device: status.device, state: session.state.description, error: error,
+            name: camera.name, camera: status.camera, device: status.device, state: session.state.description, error: error,
             width: status.width, height: status.height, fps: (status.framesPerSecond * 10).rounded() / 10, zoom: status.zoom,
-            torch: status.torch, focus: status.focus, frames: status.frames, viewers: streams.count, rtsp: rtspURL))
+            torch: status.torch, focus: status.focus, frames: status.frames, viewers: camera.streams.count, rtsp: camera.rtspURL,
+            recording: status.recording.map { recording in
+                RecordingAnswer(name: recording.path.split(separator: "/").last.map(String.init) ?? recording.path,
+                                seconds: (recording.progress.duration.inSeconds * 10).rounded() / 10)
+            }))
     }
 
     static func outcomeJSON(_ outcome: CameraActionOutcome) -> String { JSONOutput.line(ActionAnswer(outcome)) }

@@ -25,12 +25,11 @@ final class WebServer: Sendable {
     let address: String
     let port: Int
 
-    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameraOperator: CameraOperator,
-         mjpeg: BranchFeed, h264: BranchFeed, rtspURL: String?, tls: ServeConfiguration.TLSFiles? = nil, maxViewers: Int = 16) throws {
+    init(loop: GLibLoop, address: String, port: Int, credentials: ServeCredentials?, cameras: [WebCamera],
+         tls: ServeConfiguration.TLSFiles? = nil, maxViewers: Int = 16) throws {
         self.loop = loop
         self.address = address
-        let handler = WebHandler(loop: loop, credentials: credentials, cameraOperator: cameraOperator, mjpeg: mjpeg, h264: h264,
-                                 rtspURL: rtspURL, maxViewers: maxViewers)
+        let handler = WebHandler(loop: loop, credentials: credentials, cameras: cameras, maxViewers: maxViewers)
         self.handler = handler
         let made: (Handles, Int) = try loop.sync {
             let server = gstcam_soup_server_new()!
@@ -67,6 +66,12 @@ final class WebServer: Sendable {
             }, Unmanaged.passRetained(handler).toOpaque(), { data in
                 if let data { Unmanaged<WebHandler>.fromOpaque(data).release() }
             })
+            // The API takes no request bodies: a large one is refused (413) once its headers are read, before
+            // libsoup would read it into memory.
+            soup_server_add_early_handler(server, nil, { _, message, _, _, _ in
+                guard let message else { return }
+                WebRequest.refuseLargeBody(message)
+            }, nil, nil)
             // The WebRTC view's signalling (libsoup answers the WebSocket handshake).
             soup_server_add_websocket_handler(server, "/webrtc", nil, nil, { _, message, _, connection, data in
                 guard let message, let connection, let data else { return }
@@ -134,6 +139,30 @@ struct WebRequest: @unchecked Sendable {
         self.query = values
     }
 
+    /// Whether the query has `name`, with or without a value (`?download` as well as `?download=1`; libsoup's
+    /// form decoding leaves out a bare name).
+    func hasParameter(_ name: String) -> Bool {
+        if query[name] != nil { return true }
+        guard let uri = soup_server_message_get_uri(message), let raw = g_uri_get_query(uri) else { return false }
+        return String(cString: raw).split(separator: "&").contains { $0 == name }
+    }
+
+    /// The largest request body taken (the API has none; a form or a stray upload is small).
+    static let maximumBodyBytes: Int64 = 64 * 1024
+
+    /// 413 Payload Too Large for a body over `maximumBodyBytes` or of unknown length (chunked), answered at
+    /// once and the connection closed, the body unread (libsoup would read it all into memory first).
+    static func refuseLargeBody(_ message: OpaquePointer) {
+        let headers = soup_server_message_get_request_headers(message)
+        let encoding = soup_message_headers_get_encoding(headers)
+        let tooLarge = encoding == SOUP_ENCODING_CHUNKED
+            || (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > maximumBodyBytes)
+        guard tooLarge else { return }
+        let body = WebHandler.errorJSON("request bodies over \(maximumBodyBytes / 1024) KiB are refused (this API takes none)")
+        gstcam_soup_refuse_and_close(message, "HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                                              + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+    }
+
     var method: String { soup_server_message_get_method(message).map { String(cString: $0) } ?? "" }
 
     func header(_ name: String) -> String? {
@@ -149,6 +178,17 @@ struct WebRequest: @unchecked Sendable {
         setHeader("Cache-Control", "no-store")
         body.withUnsafeBufferPointer { bytes in
             soup_server_message_set_response(message, type, SOUP_MEMORY_COPY, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, gsize(bytes.count))
+        }
+    }
+
+    /// Answers with `bytes` (a GBytes; libsoup takes a reference instead of copying, and this one is let go).
+    func respond(_ status: Int, type: String, bytes: OpaquePointer?) {
+        soup_server_message_set_status(message, guint(status), nil)
+        setHeader("Cache-Control", "no-store")
+        setHeader("Content-Type", type)
+        if let bytes {
+            soup_message_body_append_bytes(soup_server_message_get_response_body(message), bytes)
+            g_bytes_unref(bytes)
         }
     }
 

@@ -71,16 +71,16 @@ struct Arguments {
         return found
     }
 
-    /// Every value of a repeatable option (`--set a=1 --set b=2`), in order.
-    mutating func options(_ name: String) throws -> [String] {
+    /// Every value of a repeatable option (`--set a=1 --set b=2`), in order; several names are one option.
+    mutating func options(_ names: String...) throws -> [String] {
         var values: [String] = []
         var index = 0
         while index < items.count {
-            if items[index].hasPrefix(name + "=") {
+            if let name = names.first(where: { items[index].hasPrefix($0 + "=") }) {
                 values.append(String(items[index].dropFirst(name.count + 1)))
                 items.remove(at: index)
-            } else if items[index] == name {
-                guard index + 1 < items.count else { throw UsageError("\(name) needs a value") }
+            } else if names.contains(items[index]) {
+                guard index + 1 < items.count else { throw UsageError("\(items[index]) needs a value") }
                 values.append(items[index + 1])
                 items.removeSubrange(index...index + 1)
             } else {

@@ -13,10 +13,11 @@ enum ServeCommand: Command {
     static let summary = "Serve the camera: RTSP for players and recorders, a web camera page."
     static let usage = """
     USAGE: gstcam serve [--rtsp PORT] [--http PORT] [--bind ADDR] [--token TOKEN | --user USER:PASSWORD] [options]
+           gstcam serve --camera A --camera B [--path NAME_A --path NAME_B] [options]
 
     Opens the camera once and serves it until Ctrl-C: H.264 over RTSP (rtsp://ADDR:PORT/camera; one encode
-    shared by every client, over UDP or TCP) and a web camera page with live view, shutter and zoom, and a JSON
-    API (docs/serve.md). Encoding happens only while someone watches. While it serves, `gstcam capture` for the
+    shared by every client, over UDP or TCP) and a web camera page (live view, shutter, zoom, torch, record,
+    gallery) with a JSON API (docs/serve.md). Several --camera options serve several cameras. Encoding happens only while someone watches. While it serves, `gstcam capture` for the
     same camera takes its photo through it. Prints the URLs when ready (JSON lines with --json). When the camera
     is unplugged or fails, the servers stay up and the page says why; serving resumes when the camera is back.
 
@@ -25,7 +26,11 @@ enum ServeCommand: Command {
       --http PORT            The web page's port (default 8080; 0: any free port; off: no web page).
       --bind ADDR            The address to listen on (default 127.0.0.1: this machine only). Any other
                              address needs --token or --user: no camera opens on a network by accident.
-      --path NAME            The RTSP path (default camera).
+      --path NAME            The RTSP path (default camera). With several cameras, one --path per camera in
+                             the same order (default: each device's name, e.g. video0, video2).
+      --camera CAMERA        Repeated (or --device): serve several cameras at once, each in its own session
+                             at rtsp://ADDR:PORT/NAME; the web page picks the camera (?camera=NAME). The
+                             camera options below (size, rate, zoom, …) apply to each.
       --token TOKEN          Viewers must give this token: RTSP user "token" with TOKEN as password (digest);
                              on the web `Authorization: Bearer TOKEN`, basic authentication, or ?token=TOKEN.
       --user USER:PASSWORD   Viewers must log in (RTSP digest, HTTP basic authentication).
@@ -34,19 +39,22 @@ enum ServeCommand: Command {
                              e.g. MediaMTX) or rtmp://…; retried with back-off while the server is away.
       --max-viewers N        Viewers at once, per server (default 16): one more gets 503 Service Unavailable.
       --tls-cert FILE, --tls-key FILE
-                             Serve the web page over HTTPS with this PEM certificate and key (RTSP stays plain).
+                             Serve the web page over HTTPS and RTSP over TLS (rtsps://) with this PEM
+                             certificate and key.
       --duration SECONDS     Stop after this long (default: until Ctrl-C).
       --json                 Print the URLs and events as JSON lines.
     \(CameraOptions.help)
     """
 
     static func run(_ arguments: inout Arguments) async throws {
+        // Each --camera (or --device) is one camera served; several are served side by side, each at its path.
+        let devices = try arguments.options("--device", "--camera")
+        let paths = try arguments.options("--path")
         var camera = try CameraOptions(&arguments)
         var serve = ServeConfiguration()
         serve.rtspPort = try port(&arguments, "--rtsp", default: 8554)
         serve.httpPort = try port(&arguments, "--http", default: 8080)
         if let address = try arguments.option("--bind") { serve.address = address }
-        if let path = try arguments.option("--path") { serve.path = path }
         let token = try arguments.option("--token", as: "a token (not empty)") { ServeCredentials(token: $0) }
         let user = try arguments.option("--user", as: "USER:PASSWORD") { ServeCredentials(userAndPassword: $0) }
         if let bitrate = try arguments.int("--bitrate", minimum: 16) { serve.kbps = bitrate }
@@ -63,43 +71,75 @@ enum ServeCommand: Command {
         if serve.rtspPort == nil, serve.httpPort == nil, serve.publish == nil {
             throw UsageError("--rtsp off and --http off (without --publish) leave nothing to serve")
         }
+        if paths.count > max(1, devices.count) || (devices.count > 1 && !paths.isEmpty && paths.count != devices.count) {
+            throw UsageError("give one --path per camera (\(max(1, devices.count)) camera\(devices.count > 1 ? "s" : ""), \(paths.count) --path)")
+        }
+        if let invalid = paths.first(where: { !ServeConfiguration.isPlainName($0) }) {
+            throw UsageError("the RTSP path \"\(invalid)\" must be a plain name (letters, digits, - _ .)")
+        }
+        if let path = paths.first { serve.path = path }
         if let problem = serve.problem() { throw UsageError(problem) }
 
-        let choice = try camera.modeChoice(for: .preview)
-        camera.configuration = choice.configuration
-        var session = try CameraSession(configuration: choice.configuration)
-        let cameraOperator = CameraOperator(session: session)
-        let server = CameraServer(operator: cameraOperator, configuration: serve) { event in
+        let all = ServedSessions()
+        let interrupt = Interrupt { all.stopAll() }
+        defer { for session in all.sessions { session.current.session.stop() } }
+        for device in devices.isEmpty ? [camera.configuration.device] : devices.map(Optional.some) {
+            camera.configuration.device = device
+            let choice = try camera.modeChoice(for: .preview)
+            var options = camera
+            options.configuration = choice.configuration
+            let session = try CameraSession(configuration: choice.configuration)
+            let one = ServedSession(configuration: choice.configuration, session: session)
+            all.append(one)
+            do {
+                try await session.start()
+            } catch where interrupt.didFire {
+                throw ExitRequest(status: .interrupted)
+            }
+            try await options.adjust(session)
+        }
+        let served = all.sessions
+        let names = served.count == 1 ? [serve.path]
+            : paths.isEmpty ? served.map { ServedCamera.defaultName(device: $0.session.device ?? $0.configuration.device) } : paths
+        let server = CameraServer(cameras: zip(names, served).map { ServedCamera(name: $0, operator: $1.cameraOperator) },
+                                  configuration: serve) { event in
             report(json ? JSONOutput.line(EventRecord(event: "publish", message: event)) : "gstcam: \(event)", json: json)
         }
-        let current = CurrentSession(session)
-        let stop: @Sendable () -> Void = { current.stop() }
-        let interrupt = Interrupt(stop)
-        var events = session.events()
-        do {
-            try await session.start()
-        } catch where interrupt.didFire {
-            throw ExitRequest(status: .interrupted)
-        }
-        defer { current.session.stop() }
-        try await camera.adjust(session)
         try server.start()
         defer { server.stop() }
-        // Other gstcam commands for this camera (capture, preview --send) reach this session through its socket.
-        var remote: CameraRemoteServer?
-        if let path = RemoteSocketPath.path(for: choice.configuration) {
-            remote = try? CameraRemoteServer.start(path: path, status: { cameraOperator.status() },
-                                                   perform: { await cameraOperator.perform($0) })
+        // Other gstcam commands for a served camera (capture, preview --send) reach its session through its socket.
+        var remotes: [CameraRemoteServer] = []
+        for one in served {
+            if let path = RemoteSocketPath.path(for: one.configuration),
+               let remote = try? CameraRemoteServer.start(path: path, status: { one.cameraOperator.status() },
+                                                          perform: { await one.cameraOperator.perform($0) }) {
+                remotes.append(remote)
+            }
         }
-        defer { remote?.stop() }
-        announce(server, json: json)
+        defer { for remote in remotes { remote.stop() } }
+        announce(server, served: served, json: json)
         let stopper = duration.map { seconds in
             Task {
                 try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                stop()
+                all.stopAll()
             }
         }
         defer { stopper?.cancel() }
+        await withTaskGroup(of: Void.self) { group in
+            for (name, one) in zip(names, served) {
+                group.addTask { await keepServing(one, name: served.count == 1 ? nil : name, server: server, json: json) }
+            }
+        }
+        if interrupt.didFire { throw ExitRequest(status: .interrupted) }
+    }
+
+    /// Reports one camera's photos until its session ends; when the camera fails (unplugged, busy, its driver
+    /// failing) the web page shows why while the servers stay up, and serving resumes when the camera is back.
+    /// `name` tells the camera apart in messages when several are served.
+    private static func keepServing(_ served: ServedSession, name: String?, server: CameraServer, json: Bool) async {
+        var session = served.current.session
+        var events = served.events
+        let prefix = name.map { "\($0): " } ?? ""
         while true {
             for await event in events {
                 if case .photoSaved(let photo) = event {
@@ -107,22 +147,24 @@ enum ServeCommand: Command {
                     fflush(nil)
                 }
             }
-            guard !current.isStopping, case .failed(let failure) = session.state else { break }
-            // The camera failed (unplugged, busy, its driver failing): the web page shows why while the servers
-            // stay up, and serving resumes by itself when the camera is back.
-            report(json ? JSONOutput.line(EventRecord(event: "disconnected", message: failure.description))
-                        : "gstcam: \(failure) Serving resumes when the camera is back.", json: json)
-            guard let next = await nextSession(choice.configuration, current: current) else { break }
+            guard !served.current.isStopping, case .failed(let failure) = session.state else { return }
+            report(json ? JSONOutput.line(EventRecord(event: "disconnected", message: prefix + failure.description))
+                        : "gstcam: \(prefix)\(failure) Serving resumes when the camera is back.", json: json)
+            guard let next = await nextSession(served.configuration, current: served.current) else { return }
             session = next.session
             events = next.events
-            current.session = next.session
-            if current.isStopping { next.session.stop(); break }
-            cameraOperator.use(next.session)
-            try server.follow(next.session)
+            served.current.session = next.session
+            if served.current.isStopping { next.session.stop(); return }
+            served.cameraOperator.use(next.session)
+            do {
+                try server.follow(next.session, camera: name)
+            } catch {
+                report(json ? JSONOutput.line(EventRecord(event: "error", message: prefix + "\(error)")) : "gstcam: \(prefix)\(error)", json: json)
+                return
+            }
             report(json ? JSONOutput.line(EventRecord(event: "reconnected", message: next.session.device))
                         : "Camera back: serving \(next.session.device ?? "it") again", json: json)
         }
-        if interrupt.didFire { throw ExitRequest(status: .interrupted) }
     }
 
     /// A new running session on the same camera, tried every half second until it starts or serving stops.
@@ -152,15 +194,48 @@ enum ServeCommand: Command {
         return port
     }
 
-    private static func announce(_ server: CameraServer, json: Bool) {
+    private static func announce(_ server: CameraServer, served: [ServedSession], json: Bool) {
+        let urls = server.rtspURLs
         if json {
-            print(JSONOutput.line(ServingRecord(rtsp: server.rtspURL, http: server.httpURL)))
+            let cameras = zip(server.cameras, served).map { camera, one in
+                ServedCameraRecord(name: camera.name, device: one.session.device, rtsp: urls.first { $0.name == camera.name }?.url)
+            }
+            print(JSONOutput.line(ServingRecord(rtsp: server.rtspURL, http: server.httpURL, cameras: cameras)))
         } else {
-            if let url = server.rtspURL { print("RTSP: \(url)") }
+            for (name, url) in urls {
+                print(urls.count == 1 ? "RTSP: \(url)" : "RTSP: \(url)  (\(served[urls.firstIndex { $0.name == name } ?? 0].session.device ?? name))")
+            }
             if let url = server.httpURL { print("Web: \(url)") }
         }
         fflush(nil)
     }
+}
+
+/// One camera `gstcam serve` serves: its configuration, the session serving it now, its operator and the first
+/// session's events.
+private final class ServedSession: Sendable {
+    let configuration: CameraConfiguration
+    let current: CurrentSession
+    let cameraOperator: CameraOperator
+    let events: AsyncStream<CameraEvent>
+
+    init(configuration: CameraConfiguration, session: CameraSession) {
+        self.configuration = configuration
+        current = CurrentSession(session)
+        cameraOperator = CameraOperator(session: session)
+        events = session.events()
+    }
+
+    var session: CameraSession { current.session }
+}
+
+/// Every camera `gstcam serve` opened so far, for Ctrl-C and --duration to stop.
+private final class ServedSessions: Sendable {
+    private let list = Mutex<[ServedSession]>([])
+
+    var sessions: [ServedSession] { list.withLock { $0 } }
+    func append(_ session: ServedSession) { list.withLock { $0.append(session) } }
+    func stopAll() { for session in sessions { session.current.stop() } }
 }
 
 /// The session `gstcam serve` serves now (a new one after the camera came back), and whether it is stopping.

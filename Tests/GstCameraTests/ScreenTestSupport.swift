@@ -30,6 +30,7 @@ final class ScreenProcess: BackgroundGstcam {
         environment["VCAM_DEVICES"] = devices
         environment["VCAM_STATE_DIR"] = folder + "/vcam"
         environment["GSTCAM_PHOTO_DIR"] = folder + "/photos"
+        environment["GSTCAM_VIDEO_DIR"] = folder + "/videos"  // recordings (`r`, the page's record button) stay in the folder
         environment["XDG_RUNTIME_DIR"] = folder + "/run"
         return environment
     }

@@ -5,8 +5,8 @@ import Testing
 /// (`--remote-debugging-pipe`: JSON messages separated by NUL bytes on file descriptors 3 and 4), by a short
 /// Python script using only its standard library. It opens the page and runs `steps`, each one of:
 /// `shot NAME` (a PNG screenshot into the folder), `click SELECTOR` / `click SELECTOR FRACTION` (a real mouse
-/// click at the element's centre, or at FRACTION of its width), `wait SELECTOR` (until it exists, ≤ 10 s),
-/// `sleep SECONDS`, `touch PATH` / `rm PATH` (e.g. the virtual camera's fault files), `eval EXPRESSION` (prints {\"expression\", \"value\"} as one JSON line).
+/// click at the element's centre, scrolled into view first when it is not, or at FRACTION of its width), `wait SELECTOR` (until it exists, ≤ 10 s),
+/// `size WIDTH HEIGHT` (the page's viewport from then on), `sleep SECONDS`, `touch PATH` / `rm PATH` (e.g. the virtual camera's fault files), `eval EXPRESSION` (prints {\"expression\", \"value\"} as one JSON line).
 enum HeadlessChromium {
     static let script = #"""
 import base64, json, os, subprocess, sys, time
@@ -53,13 +53,16 @@ try:
             open(os.path.join(folder, rest), "wb").write(base64.b64decode(data))
         elif word == "click":
             selector, _, fraction = rest.partition(" ")
-            rect = evaluate("(() => { const r = document.querySelector(%s).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()" % json.dumps(selector))
+            rect = evaluate("(() => { const e = document.querySelector(%s); e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()" % json.dumps(selector))
             x = rect[0] + rect[2] * (float(fraction) if fraction else 0.5); y = rect[1] + rect[3] / 2
             for kind in ("mousePressed", "mouseReleased"):
                 send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}, session)
         elif word == "wait":
             end = time.time() + 10
             while not evaluate("!!document.querySelector(%s)" % json.dumps(rest)) and time.time() < end: time.sleep(0.1)
+        elif word == "size":
+            width, height = rest.split()
+            send("Emulation.setDeviceMetricsOverride", {"width": int(width), "height": int(height), "deviceScaleFactor": 1, "mobile": False}, session)
         elif word == "touch":
             open(rest, "w").close()
         elif word == "rm":
