@@ -82,19 +82,9 @@ extension PhotoLibrary {
     /// file's modification time; equal dates by name, last first. A directory that does not exist yet
     /// is an empty gallery.
     public func photos() throws(CameraError) -> [GalleryPhoto] {
-        let names: [String]
-        do {
-            names = try SystemCalls.directoryEntries(directory)
-        } catch where error.code == ENOENT {
-            return []
-        } catch {
-            // The gallery folder is also where photos are saved, so not being able to list it means not
-            // being able to use it as the output folder either.
-            throw .outputNotWritable(path: directory, reason: "it cannot be listed: " + CameraError.errnoText(error.code))
-        }
         let latestNames = Set(Self.latestLinkNames.values)
-        let photos = names.compactMap { name -> GalleryPhoto? in
-            guard !name.hasPrefix("."), PhotoFormat(path: name) != nil else { return nil }
+        let photos = try GalleryFolder.visibleNames(in: directory).compactMap { name -> GalleryPhoto? in
+            guard PhotoFormat(path: name) != nil else { return nil }
             let path = FilePath.join(directory, name)
             if latestNames.contains(name), (try? SystemCalls.linkStatus(path))?.isSymbolicLink == true { return nil }
             return GalleryPhoto(path: path, environment: environment)

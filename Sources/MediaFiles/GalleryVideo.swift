@@ -53,17 +53,8 @@ extension VideoLibrary {
     /// The videos in `directory` (MP4, WebM and Matroska files, not hidden ones), newest first by modification
     /// time, equal times by name, last first. A folder that does not exist yet holds no videos.
     public func videos() throws(CameraError) -> [GalleryVideo] {
-        let names: [String]
-        do {
-            names = try SystemCalls.directoryEntries(directory)
-        } catch where error.code == ENOENT {
-            return []
-        } catch {
-            throw .outputNotWritable(path: directory, reason: "it cannot be listed: " + CameraError.errnoText(error.code))
-        }
-        let videos = names.compactMap { name -> GalleryVideo? in
-            guard !name.hasPrefix(".") else { return nil }
-            return GalleryVideo(path: FilePath.join(directory, name), environment: environment)
+        let videos = try GalleryFolder.visibleNames(in: directory).compactMap {
+            GalleryVideo(path: FilePath.join(directory, $0), environment: environment)
         }
         return videos.sorted { first, second in
             first.date != second.date ? first.date > second.date : first.name > second.name

@@ -43,7 +43,7 @@ for payload in sys.argv[2:]:
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let photos = folder + "/photos", videos = folder + "/videos"
         for directory in [photos, videos] { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        FileManager.default.createFile(atPath: folder + "/secret.mp4", contents: Data("secret".utf8))
+        #expect(FileManager.default.createFile(atPath: folder + "/secret.mp4", contents: Data("secret".utf8)))
         let cameraOperator = CameraOperator(session: session, library: PhotoLibrary(directory: photos), videos: VideoLibrary(directory: videos))
         let server = CameraServer(operator: cameraOperator, configuration: ServeConfiguration(rtspPort: 0, httpPort: 0))
         try server.start()
