@@ -80,6 +80,7 @@ public enum CameraAction: Sendable, Equatable {
       r                      Start / stop recording a video into the Videos folder (docs/recording.md).
       g                      Open the gallery's photos in the viewer (←/→ browse, Delete: to the trash,
                              Esc: back to the camera, which keeps running meanwhile).
+      h                      Hide / show the window's control bar (its buttons do what these keys do).
       q, Esc                 Quit (closing the window too).
     """
 
