@@ -7,11 +7,8 @@ import Testing
 /// command shows progress, `--duration` is exact and Ctrl-C stops and saves (exit 130); the preview goes on.
 @Suite(.serialized) struct RecordServedTests {
     @Test func aRunningScreenRecordsForTheCommandWithItsDurationAndCtrlC() throws {
-        let preview = try ScreenProcess(["preview", "--sink", "none", "--duration", "30", "--pipeline", "test-pattern",
-                                         "--width", "320", "--height", "240"])
+        let (preview, socket) = try ScreenProcess.testPattern(seconds: 30, ["--width", "320", "--height", "240"])
         defer { preview.remove() }
-        let socket = preview.runtime + "/gstcam-test-pattern.sock"
-        #expect(preview.wait { FileManager.default.fileExists(atPath: socket) }, "no socket: \(preview.errors)")
 
         let timed = preview.folder + "/timed.mp4"
         let result = try runProcess(gstcamBinary, ["record", "--pipeline", "test-pattern", "--duration", "1.5", "-o", timed],

@@ -7,11 +7,8 @@ import Testing
 /// The camera screen records on request: `r`, SIGUSR2, and the socket's record_start / record_stop / record_status.
 @Suite(.serialized) struct RecordingScreenTests {
     @Test func theSocketStartsReportsAndStopsARecordingWhileThePreviewRuns() throws {
-        let preview = try ScreenProcess(["preview", "--sink", "none", "--duration", "20", "--pipeline", "test-pattern",
-                                         "--width", "320", "--height", "240"])
+        let (preview, socket) = try ScreenProcess.testPattern(seconds: 20, ["--width", "320", "--height", "240"])
         defer { preview.remove() }
-        let socket = preview.runtime + "/gstcam-test-pattern.sock"
-        #expect(preview.wait { FileManager.default.fileExists(atPath: socket) }, "no socket: \(preview.errors)")
         func send(_ request: String) throws -> [String: Any] {
             let result = try runProcess(gstcamBinary, ["preview", "--pipeline", "test-pattern", "--send", request],
                                         environment: preview.environment())

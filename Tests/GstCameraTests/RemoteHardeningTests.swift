@@ -151,10 +151,8 @@ import Testing
     /// Through a real camera screen: the refusals reach the client, and `"overwrite":true` into a device node or
     /// a named pipe streams into it instead of replacing it.
     @Test func theCameraScreenRefusesBadCapturesAndStreamsIntoDevices() throws {
-        let preview = try ScreenProcess(["preview", "--sink", "none", "--duration", "20", "--pipeline", "test-pattern"])
+        let (preview, socket) = try ScreenProcess.testPattern(seconds: 20)
         defer { preview.remove() }
-        let socket = preview.runtime + "/gstcam-test-pattern.sock"
-        #expect(preview.wait { FileManager.default.fileExists(atPath: socket) }, "no socket: \(preview.errors)")
         guard case let .connected(client) = CameraRemoteClient.connect(to: socket) else {
             Issue.record("no connection to \(socket)")
             return

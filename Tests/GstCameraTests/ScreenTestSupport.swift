@@ -172,3 +172,14 @@ class TmuxSession {
         try? FileManager.default.removeItem(atPath: folder)
     }
 }
+
+extension ScreenProcess {
+    /// A camera screen with no window on the test pattern (`extra` arguments added) for `seconds`, once its socket is
+    /// there; the socket's path with it.
+    static func testPattern(seconds: Int, _ extra: [String] = []) throws -> (screen: ScreenProcess, socket: String) {
+        let screen = try ScreenProcess(["preview", "--sink", "none", "--duration", String(seconds), "--pipeline", "test-pattern"] + extra)
+        let socket = screen.runtime + "/gstcam-test-pattern.sock"
+        #expect(screen.wait { FileManager.default.fileExists(atPath: socket) }, "no socket: \(screen.errors)")
+        return (screen, socket)
+    }
+}

@@ -29,13 +29,7 @@ import Testing
         #expect(serving.wait(5) { serving.output.contains(#""event":"photo""#) }, "the photo was taken by the serving session: \(serving.output)")
         print("ServeLoadTests: a photo through the socket with 16 viewers took \(Int(elapsed * 1000)) ms (gstcam capture, process included)")
 
-        for (name, viewer) in viewers {
-            let result = viewer.finish(within: 20)
-            let timestamps = RTSPViewer.timestamps(result.output)
-            let share = RTSPViewer.share(timestamps, fps: 30)
-            #expect(timestamps.count >= 110, "\(name) received \(timestamps.count) frames: \(result.error.suffix(300))")
-            #expect(share >= 0.95, "\(name) received \(timestamps.count) frames, \(Int(share * 100)) % of those sent meanwhile")
-        }
+        RTSPViewer.expectEachReceivedTheStream(viewers, minimumFrames: 110, within: 20)
         #expect(serving.process.isRunning, "\(serving.errors)")
     }
 }

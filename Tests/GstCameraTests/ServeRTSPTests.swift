@@ -46,13 +46,7 @@ import Testing
         let decoded = try decodeImage(photo.path)
         #expect(decoded.width == 320 && decoded.height == 240)
 
-        for (name, viewer) in viewers {
-            let result = viewer.finish(within: 15)
-            let timestamps = RTSPViewer.timestamps(result.output)
-            let share = RTSPViewer.share(timestamps, fps: 30)
-            #expect(timestamps.count >= 90, "\(name) received \(timestamps.count) frames: \(result.error.suffix(500))")
-            #expect(share >= 0.95, "\(name) received \(timestamps.count) frames, \(Int(share * 100)) % of those sent meanwhile")
-        }
+        RTSPViewer.expectEachReceivedTheStream(viewers, minimumFrames: 90, within: 15)
         #expect(try probe(url) == "h264,320,240", "the server still serves after a viewer was killed")
         #expect(session.state == .running)
     }

@@ -74,6 +74,18 @@ enum RTSPViewer {
         guard let first = timestamps.first, let last = timestamps.last, last > first else { return 0 }
         return Double(timestamps.count) / ((last - first) * fps + 1)
     }
+
+    /// Waits for each viewer to end (`within` seconds) and expects it to have received at least `minimumFrames`
+    /// frames and ≥ 95 % of those sent (at 30 fps) between its first and last one.
+    static func expectEachReceivedTheStream(_ viewers: [(String, ClientProcess)], minimumFrames: Int, within seconds: Double) {
+        for (name, viewer) in viewers {
+            let result = viewer.finish(within: seconds)
+            let timestamps = Self.timestamps(result.output)
+            let share = Self.share(timestamps, fps: 30)
+            #expect(timestamps.count >= minimumFrames, "\(name) received \(timestamps.count) frames: \(result.error.suffix(500))")
+            #expect(share >= 0.95, "\(name) received \(timestamps.count) frames, \(Int(share * 100)) % of those sent meanwhile")
+        }
+    }
 }
 
 extension ScreenProcess {
