@@ -49,7 +49,7 @@ final class RecordBranch: Sendable {
         var begun = true
         /// Pre-roll: the newest encoded frames, from a keyframe at least `preRoll` before the newest one.
         var held: [HeldBuffer] = []
-        /// Whether the sound's output has been shifted like the video's.
+        /// Whether the sound's time has been shifted like the video's (at the cut).
         var audioShifted = false
         /// Recording sound: whether its first buffer has come out of the sound encoder. Frames are taken only from
         /// then on, so the sound is there from the first frame: a sound source slow to start (a loaded machine) made
@@ -62,6 +62,13 @@ final class RecordBranch: Sendable {
         var soundEnd: GstClockTime?
         /// Whether the sound source has been sent its end.
         var soundEnded = false
+        /// Where the sound is cut to begin: the first video frame's timestamp, once it has been taken.
+        var soundCut: GstClockTime?
+        /// Raw sound that came before the first video frame was known (the newest second of it): the part from the
+        /// frame's instant on is passed on when it is known, so a slow video path does not cost the sound's start.
+        var heldSound: [HeldBuffer] = []
+        /// The newest encoded sound timestamp passed to the muxer (its input must only go forward).
+        var lastSound: GstClockTime?
     }
 
     private let state = Mutex(State())
@@ -92,6 +99,8 @@ final class RecordBranch: Sendable {
     /// The sound source (`audio-source`), when recording sound: it gets the EOS too when the recording ends.
     private let audioSource: Element?
     private let audioFeed: Pad?
+    /// The raw sound on its way to the sound encoder (`audio-start` in record-audio-*.branch): cut there.
+    private let rawSoundFeed: Pad?
 
     /// Names given to the bins: errors whose element path has them are the recording's (bus debug text
     /// names the path: ".../GstBin:recording/GstBin:recording-writer/GstFileSink:record-sink").
@@ -153,8 +162,10 @@ final class RecordBranch: Sendable {
             let encoder = try PipelineParser.parseBin(try audio.encoder.description(with: [:]), file: audio.encoder.path)
             source.set("name", "recording-audio-source")
             encoder.set("name", "recording-audio-encoder")
-            // The muxer's audio pad: mp4mux/webmmux are named `muxer`; splitmuxsink (`record-sink`) has its own.
-            let muxer = writerBin.child(named: "muxer") ?? sink
+            // The muxer's audio pad: mp4mux/webmmux are named `muxer`; splitmuxsink (`record-sink`) has its own, and
+            // must be asked itself: its current muxer is also named `muxer` (a bin's lookup by name goes into the sink's
+            // own bin), and sound given to that one would all go into the first file.
+            let muxer = sink.hasProperty("muxer-factory") ? sink : writerBin.child(named: "muxer") ?? sink
             guard let sourceOutput = source.staticPad("src"), let encoderInput = encoder.staticPad("sink"),
                   let encoderOutput = encoder.staticPad("src"), bin.add(source), bin.add(encoder),
                   sourceOutput.link(to: encoderInput) == .ok, let muxerInput = muxer.requestPad("audio_%u"),
@@ -165,14 +176,38 @@ final class RecordBranch: Sendable {
                 bin.setState(GST_STATE_NULL)
                 throw CameraError.negotiationFailed(device: nil, detail: "\(audio.encoder.path) could not be linked to \(writer.path)'s muxer")
             }
+            guard let start = encoder.child(named: "audio-start"), let startOutput = start.staticPad("src") else {
+                bin.setState(GST_STATE_NULL)
+                throw CameraError.missingPipelineElement(file: audio.encoder.path, name: "audio-start",
+                                                         purpose: "where the sound is cut to start with the first video frame")
+            }
             audioSource = source.child(named: "audio-source")
             audioFeed = encoderOutput
+            rawSoundFeed = startOutput
         } else {
             audioSource = nil
             audioFeed = nil
+            rawSoundFeed = nil
         }
         // Set once `branch` exists; frames arrive only after linking, when it does.
         let owner = Mutex<RecordBranch?>(nil)
+        // The probes are in place before the branch starts: the sound source starts with it, and a first sound
+        // buffer that got past them (neither held for the cut nor shifted) reached the muxer ahead of the others,
+        // timed up to the first video frame's time later than them — mp4mux then wrote the sound's first frames
+        // out of order ("non monotonically increasing dts"), when the machine was slow between starting the branch
+        // and adding the probes. Until the branch exists its sound is dropped.
+        feed.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { probe in
+            guard let self = owner.withLock({ $0 }), let buffer = probe.buffer else { return GST_PAD_PROBE_OK }
+            return self.encoded(buffer)
+        }
+        audioFeed?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { probe in
+            guard let self = owner.withLock({ $0 }), let buffer = probe.buffer else { return GST_PAD_PROBE_DROP }
+            return self.sound(buffer)
+        }
+        rawSoundFeed?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { probe in
+            guard let self = owner.withLock({ $0 }), probe.buffer != nil else { return GST_PAD_PROBE_DROP }
+            return self.rawSound(probe)
+        }
         do {
             branch = try branches.attach(bin, input: input) { teePad in
                 // The branch takes the frames as they are (its videoconvert accepts any raw format): its RECONFIGURE
@@ -189,16 +224,6 @@ final class RecordBranch: Sendable {
             }
         } catch {
             throw CameraError.negotiationFailed(device: nil, detail: "the recording branch could not be linked to the tee (\(error))")
-        }
-        feed.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
-            guard let self, let buffer = probe.buffer else { return GST_PAD_PROBE_OK }
-            return self.encoded(buffer)
-        }
-        // Sound from before the first video frame is dropped; the rest is shifted by the video's offset, so both
-        // keep the pipeline clock's timing (timestamps from one clock: in sync).
-        audioFeed?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
-            guard let self, let buffer = probe.buffer else { return GST_PAD_PROBE_OK }
-            return self.sound(buffer)
         }
         owner.withLock { $0 = self }
     }
@@ -223,6 +248,7 @@ final class RecordBranch: Sendable {
             // Frames of the asked duration: [first, first + limit), counted in the camera's time, minus pauses.
             let first = state.firstInput ?? pts
             state.firstInput = first
+            if audioFeed != nil, state.soundCut == nil { state.soundCut = first }
             if let limit, pts &- first &- state.pauseTotal >= limit &- limit / 1000 {
                 state.accepting = false
                 return (false, true)
@@ -271,24 +297,95 @@ final class RecordBranch: Sendable {
         return GST_PAD_PROBE_OK
     }
 
+    /// Every raw sound buffer on its way to the sound encoder: held until the first video frame is taken, then cut
+    /// to start at that frame's instant, to the sample. Fragmented MP4 starts each track at 0 whatever its first
+    /// timestamp, so this cut is what puts the sound's first sample under the picture's first frame.
+    private func rawSound(_ probe: ProbeData) -> GstPadProbeReturn {
+        guard let rawSoundFeed, let buffer = probe.buffer, buffer.pointee.pts != gstcam_clock_time_none() else { return GST_PAD_PROBE_OK }
+        let (cut, flush, shift): (GstClockTime?, [HeldBuffer], Bool) = state.withLock { state in
+            state.soundFlowing = true
+            guard let cut = state.soundCut else {
+                state.heldSound.append(HeldBuffer(buffer))
+                while let oldest = state.heldSound.first, buffer.pointee.pts - min(buffer.pointee.pts, oldest.buffer.pointee.pts) > 1_000_000_000 {
+                    state.heldSound.removeFirst().release()
+                }
+                return (nil, [], false)
+            }
+            defer { state.heldSound = []; state.audioShifted = true }
+            return (cut, state.heldSound, !state.audioShifted)
+        }
+        guard let cut else { return GST_PAD_PROBE_DROP }
+        // The sound's time starts at the cut, as the video's starts at its first frame: set once, before any sound
+        // has gone on (the segment is sent again, with the shift, ahead of the first buffer).
+        if shift { gst_pad_set_offset(rawSoundFeed.pointer, -Int(cut)) }
+        // The held sound goes first, from this streaming thread, so the order holds (each push passes this probe
+        // again, already cut).
+        for held in flush {
+            if let kept = Self.cutSound(gstcam_buffer_make_writable(held.take()), at: cut, pad: rawSoundFeed) {
+                gst_pad_push(rawSoundFeed.pointer, kept)
+            }
+        }
+        guard Self.soundEnd(buffer, pad: rawSoundFeed) > cut else { return GST_PAD_PROBE_DROP }
+        if buffer.pointee.pts < cut, Self.cutSound(gstcam_probe_info_writable_buffer(probe.info), at: cut, pad: rawSoundFeed, owned: false) == nil {
+            return GST_PAD_PROBE_DROP
+        }
+        return GST_PAD_PROBE_OK
+    }
+
+    /// The samples' rate and bytes per sample frame (16-bit, as record-audio-*.branch converts them to).
+    private static func soundFormat(_ pad: Pad) -> (rate: Int32, frameBytes: Int)? {
+        guard let caps = gst_pad_get_current_caps(pad.pointer) else { return nil }
+        defer { gst_caps_unref(caps) }
+        guard let structure = gst_caps_get_structure(caps, 0) else { return nil }
+        var rate: Int32 = 0, channels: Int32 = 0
+        guard gst_structure_get_int(structure, "rate", &rate) != 0, gst_structure_get_int(structure, "channels", &channels) != 0,
+              rate > 0, channels > 0 else { return nil }
+        return (rate, 2 * Int(channels))
+    }
+
+    /// When the sound in `buffer` ends, from its size (a source's durations can be missing).
+    private static func soundEnd(_ buffer: UnsafeMutablePointer<GstBuffer>, pad: Pad) -> GstClockTime {
+        guard let format = soundFormat(pad) else { return buffer.pointee.pts &+ buffer.pointee.duration }
+        let frames = Int(gst_buffer_get_size(buffer)) / format.frameBytes
+        return buffer.pointee.pts + GstClockTime(frames) * 1_000_000_000 / GstClockTime(format.rate)
+    }
+
+    /// Drops the samples of `buffer` (writable) from before `cut`; nil (and the buffer given up, when `owned`) when
+    /// none are left.
+    private static func cutSound(_ buffer: UnsafeMutablePointer<GstBuffer>, at cut: GstClockTime, pad: Pad,
+                                 owned: Bool = true) -> UnsafeMutablePointer<GstBuffer>? {
+        let pts = buffer.pointee.pts
+        guard let format = soundFormat(pad) else { return buffer }
+        let frames = Int(gst_buffer_get_size(buffer)) / format.frameBytes
+        // Rounded up, so the first sample kept is never before the cut (a time before it would be clipped away).
+        let skip = pts >= cut ? 0 : Int(((cut - pts) * GstClockTime(format.rate) + 999_999_999) / 1_000_000_000)
+        guard skip < frames else {
+            if owned { gst_buffer_unref(buffer) }
+            return nil
+        }
+        guard skip > 0 else { return buffer }
+        gst_buffer_resize(buffer, skip * format.frameBytes, (frames - skip) * format.frameBytes)
+        buffer.pointee.pts = max(cut, pts + GstClockTime(skip) * 1_000_000_000 / GstClockTime(format.rate))
+        buffer.pointee.duration = GstClockTime(frames - skip) * 1_000_000_000 / GstClockTime(format.rate)
+        return buffer
+    }
+
     /// Every encoded sound buffer on its way to the muxer.
     private func sound(_ buffer: UnsafeMutablePointer<GstBuffer>) -> GstPadProbeReturn {
-        guard let audioFeed else { return GST_PAD_PROBE_OK }
         let pts = buffer.pointee.pts
-        let (first, shiftChanged, pastEnd): (GstClockTime?, Bool, Bool) = state.withLock { state in
-            state.soundFlowing = true
-            defer { state.audioShifted = state.firstTimestamp != nil }
+        let (pastEnd, backwards): (Bool, Bool) = state.withLock { state in
             let pastEnd = state.soundEnd.map { pts != gstcam_clock_time_none() && pts >= $0 } ?? false
-            return (state.firstTimestamp, state.firstTimestamp != nil && !state.audioShifted, pastEnd)
+            // A muxer given a timestamp older than the one before writes that frame out of order (mp4mux: the
+            // same decoding time for several frames, "non monotonically increasing dts" in ffmpeg).
+            let backwards = state.lastSound.map { pts <= $0 } ?? false
+            if !backwards { state.lastSound = pts }
+            return (pastEnd, backwards)
         }
         if pastEnd {
             endSoundNow()
             return GST_PAD_PROBE_DROP
         }
-        guard let first, pts != gstcam_clock_time_none(), pts >= first else {
-            return GST_PAD_PROBE_DROP
-        }
-        if shiftChanged { gst_pad_set_offset(audioFeed.pointer, -Int(first)) }
+        guard pts != gstcam_clock_time_none(), !backwards else { return GST_PAD_PROBE_DROP }
         return GST_PAD_PROBE_OK
     }
 
