@@ -97,4 +97,6 @@ public enum CameraError: Error, Equatable, Sendable {
     case audioUnavailable(detail: String)
     /// `--codec mjpeg`: the camera's mode delivers no JPEG frames to record as they are.
     case noMotionJPEG(device: String?, mode: String)
+    /// `--codec mjpeg` with digital zoom: the camera's JPEG frames are recorded as they are, before the zoom stage.
+    case zoomNotInCameraJPEG(factor: Double)
 }

@@ -127,6 +127,10 @@ extension CameraError: CustomStringConvertible {
             return "\(device ?? "This pipeline") delivers no Motion-JPEG in the mode used (\(mode)), so there are no JPEG frames to "
                 + "record without re-encoding. Choose a mode the camera sends as MJPEG (`gstcam devices` lists them; "
                 + "--pipeline mjpeg picks one), or record with --codec h264."
+        case let .zoomNotInCameraJPEG(factor):
+            return "The camera is zoomed \((factor * 10).rounded() / 10)× digitally, but --codec mjpeg records the camera's own JPEG frames, "
+                + "which are taken before the zoom (zooming them would mean decoding and re-encoding every frame). Record with "
+                + "--codec h264 to keep the zoom, or set the zoom back to 1 (--zoom 1, or 0 on the camera screen) to record MJPEG."
         }
     }
 

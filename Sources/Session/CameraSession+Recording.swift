@@ -34,6 +34,8 @@ extension CameraSession {
             guard let cameraJPEG = pipeline.shutter.cameraJPEG else {
                 throw CameraError.noMotionJPEG(device: device, mode: "\(configuration.width)x\(configuration.height), not MJPEG")
             }
+            let digital = zoom.digitalFactor
+            guard digital <= 1.001 else { throw CameraError.zoomNotInCameraJPEG(factor: digital) }
             branches = cameraJPEG.branches
         } else {
             branches = pipeline.branches

@@ -35,4 +35,43 @@ import Testing
         #expect(refused.error.contains("/dev/video2 delivers no Motion-JPEG in the mode used"), "\(refused.error)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/raw.mkv"))
     }
+
+    /// `--segment` and sound with the camera's JPEGs: consecutive Matroska files, each opening on a whole picture (every
+    /// JPEG is one), with Opus sound; no frame lost between them. Digital zoom is refused: it is not in those frames.
+    @Test func mjpegIsSegmentedWithSoundAndZoomIsRefused() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["VCAM_DEVICES"] = "/dev/video0=basic,formats=MJPG,color=e61e1e"
+        environment["VCAM_STATE_DIR"] = folder + "/vcam"
+        environment["XDG_RUNTIME_DIR"] = folder
+
+        let recorded = try gstcam(["record", "--device", "/dev/video0", "--width", "320", "--height", "240", "--codec", "mjpeg",
+                                   "--segment", "1", "--duration", "2.5", "--audio-test-tone", "-o", folder + "/clip.mkv"],
+                                  environment: environment)
+        #expect(recorded.status == 0, "\(recorded.error)")
+        let files = (1...3).map { folder + String(format: "/clip_%05d.mkv", $0) }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/clip_00004.mkv"))
+        var frames = 0
+        for file in files {
+            let probed = try ProbedVideo.read(file)
+            #expect(probed.codec == "mjpeg" && probed.width == 320 && probed.height == 240, "\(file): \(probed)")
+            frames += probed.frames
+            let audio = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                           "stream=codec_name", "-of", "csv=p=0", file])
+            #expect(audio.output.trimmingCharacters(in: .whitespacesAndNewlines) == "opus", "\(file): \(audio.output) \(audio.error)")
+            let decoded = try decodeEveryFrame(file)
+            #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(file): \(decoded.errors)")
+        }
+        // 2.5 s at 30 fps, split over the files with none lost or repeated at the cuts.
+        #expect(frames == 75, "\(frames) frames in \(files.count) files")
+
+        let zoomed = try gstcam(["record", "--device", "/dev/video0", "--width", "320", "--height", "240", "--codec", "mjpeg",
+                                 "--zoom", "2", "--duration", "1", "-o", folder + "/zoomed.mkv"], environment: environment)
+        #expect(zoomed.status == 1)
+        #expect(zoomed.error.contains("--codec mjpeg records the camera's own JPEG frames, which are taken before the zoom"),
+                "\(zoomed.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/zoomed.mkv"))
+    }
 }
