@@ -289,14 +289,15 @@ public final class CameraOperator: Sendable {
             } else {
                 try videos.createDirectory()
                 let container = try VideoEncoderChoice.choose(options.codec).codec.container
-                target = videos.newVideoPath(container: container)
+                target = videos.newVideoPath(container: container, segmented: options.segment != nil)
             }
             let recording = try await session.startRecording(RecordingSettings(
                 path: target, codec: options.codec, bitrate: options.bitrate, overwrite: options.overwrite,
-                duration: options.duration))
+                segmentDuration: options.segment, duration: options.duration, audio: options.audio))
             state.withLock { $0.lastRecording = recording }
             let name = recording.path.split(separator: "/").last.map(String.init) ?? recording.path
-            return CameraActionOutcome(message: "Recording \(name)", recordingPath: recording.path)
+            let warning = recording.soundProblem.map { " (no sound: \($0); video only)" } ?? ""
+            return CameraActionOutcome(message: "Recording \(name)\(warning)", recordingPath: recording.path)
         case .stopRecording:
             guard let recording = session.currentRecording else { throw ScreenError("Not recording") }
             let video = try await recording.stop()

@@ -131,6 +131,22 @@ enum RemoteRequest: Equatable {
                 }
                 options.overwrite = overwrite ?? false
             }
+            switch (field("segment", Double.self, "a number: seconds"), field("audio", String.self, "\"on\", \"auto\" or \"test-tone\"")) {
+            case let (.failure(error), _), let (_, .failure(error)):
+                return .failure(error)
+            case let (.success(segment), .success(audio)):
+                if let segment {
+                    guard segment >= 1, segment.isFinite else { return .failure(RemoteProtocolError("\"segment\" must be a number of seconds ≥ 1")) }
+                    options.segment = .milliseconds(Int(segment * 1000))
+                }
+                switch audio {
+                case nil: break
+                case "on": options.audio = .device
+                case "auto": options.audio = .deviceIfAvailable
+                case "test-tone": options.audio = .testTone
+                case let other?: return .failure(RemoteProtocolError("unknown \"audio\" \"\(other)\": on, auto or test-tone"))
+                }
+            }
             switch field("path", String.self, "a string: an absolute file path") {
             case let .failure(error): return .failure(error)
             case let .success(path?):

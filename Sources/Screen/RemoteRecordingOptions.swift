@@ -8,11 +8,18 @@ public struct RemoteRecordingOptions: Sendable, Equatable {
     public var bitrate: Int?
     public var duration: Duration?
     public var overwrite: Bool
+    /// Consecutive files of this length (`"segment"`, `gstcam record --segment`).
+    public var segment: Duration?
+    /// Sound with the video (`"audio"`: "on", "auto" or "test-tone").
+    public var audio: RecordingAudio?
 
-    public init(codec: VideoCodec? = nil, bitrate: Int? = nil, duration: Duration? = nil, overwrite: Bool = false) {
+    public init(codec: VideoCodec? = nil, bitrate: Int? = nil, duration: Duration? = nil, overwrite: Bool = false,
+                segment: Duration? = nil, audio: RecordingAudio? = nil) {
         self.codec = codec
         self.bitrate = bitrate
         self.duration = duration
         self.overwrite = overwrite
+        self.segment = segment
+        self.audio = audio
     }
 }

@@ -67,10 +67,11 @@ enum RecordCommand: Command {
         if output == "-" { throw UsageError("a video is written to a file (the MP4 index needs one); give -o FILE or --dir DIR") }
         if directory != nil, overwrite { throw UsageError("--overwrite goes with -o FILE; --dir never replaces a file") }
 
-        let unsupported = [("--segment", segment != nil), ("--pre", pre != nil), ("--audio", audioDevice), ("--audio-test-tone", testTone)]
-            .filter(\.1).map(\.0)
+        let unsupported = [("--pre", pre != nil)].filter(\.1).map(\.0)
+        let audio: RecordingAudio? = audioIfAvailable ? .deviceIfAvailable : audioDevice ? .device : testTone ? .testTone : nil
         if try await ScreenRemote.record(camera: camera, .init(output: output, directory: directory, overwrite: overwrite, duration: duration,
-                                                                codec: codec, bitrate: bitrate, unsupported: unsupported, json: json)) {
+                                                                codec: codec, bitrate: bitrate, segment: segment, audio: audio,
+                                                                unsupported: unsupported, json: json)) {
             return
         }
         let encoder = try VideoEncoderChoice.choose(codec)
@@ -97,7 +98,7 @@ enum RecordCommand: Command {
                                          segmentDuration: segment.map { .milliseconds(Int($0 * 1000)) },
                                          duration: duration.map { .microseconds(Int($0 * 1_000_000)) },
                                          preRoll: pre.map { .milliseconds(Int($0 * 1000)) },
-                                         audio: audioIfAvailable ? .deviceIfAvailable : audioDevice ? .device : testTone ? .testTone : nil)
+                                         audio: audio)
         // Armed before the recording exists, so a signal sent as soon as "Waiting" is printed is not lost.
         let trigger = pre == nil ? nil : StartSignal()
         let recording = try await session.startRecording(settings)

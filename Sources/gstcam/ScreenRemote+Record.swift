@@ -16,7 +16,9 @@ extension ScreenRemote {
         var duration: Double?
         var codec: VideoCodec?
         var bitrate: Int?
-        /// Options the screen cannot do for this command (`--pre`, `--segment`, sound): refused, not dropped.
+        var segment: Double?
+        var audio: RecordingAudio?
+        /// Options the screen cannot do for this command (`--pre`): refused, not dropped.
         var unsupported: [String]
         var json: Bool
     }
@@ -35,7 +37,15 @@ extension ScreenRemote {
         } else if let directory = request.directory {
             let library = VideoLibrary(directory: absolute(directory))
             try library.createDirectory()  // the screen makes no folders for requests; this command may
-            start["path"] = library.newVideoPath(container: try VideoEncoderChoice.choose(request.codec).codec.container)
+            start["path"] = library.newVideoPath(container: try VideoEncoderChoice.choose(request.codec).codec.container,
+                                                 segmented: request.segment != nil)
+        }
+        if let segment = request.segment { start["segment"] = segment }
+        switch request.audio {
+        case .device?: start["audio"] = "on"
+        case .deviceIfAvailable?: start["audio"] = "auto"
+        case .testTone?: start["audio"] = "test-tone"
+        case nil: break
         }
         if let codec = request.codec { start["codec"] = codec.rawValue }
         if let bitrate = request.bitrate { start["bitrate"] = bitrate }

@@ -37,4 +37,37 @@ import Testing
         #expect(try decodeEveryFrame(open).status == 0)
         #expect(preview.process.isRunning, "\(preview.errors)")
     }
+
+    /// `--segment` and sound through the screen's `record_start` ("segment", "audio"): the screen writes the numbered
+    /// files, each with its AAC sound, and this command names them all; `--pre` is still refused there, with the reason.
+    @Test func aRunningScreenRecordsSegmentsWithSoundForTheCommand() throws {
+        let (preview, socket) = try ScreenProcess.testPattern(seconds: 30, ["--width", "320", "--height", "240"])
+        defer { preview.remove() }
+
+        let clip = preview.folder + "/served.mp4"
+        let result = try runProcess(gstcamBinary, ["record", "--pipeline", "test-pattern", "--duration", "2.5", "--segment", "1",
+                                                   "--audio-test-tone", "--json", "-o", clip], environment: preview.environment())
+        #expect(result.status == 0, "\(result.error)")
+        let saved = try #require(result.output.split(separator: "\n").last.flatMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        })
+        let files = saved["files"] as? [String] ?? []
+        #expect(files == (1...3).map { preview.folder + String(format: "/served_%05d.mp4", $0) }, "\(result.output)")
+        var frames = 0
+        for file in files {
+            let probed = try ProbedVideo.read(file)
+            #expect(probed.codec == "h264" && probed.width == 320, "\(file): \(probed)")
+            frames += probed.frames
+            let audio = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                           "stream=codec_name", "-of", "csv=p=0", file])
+            #expect(audio.output.trimmingCharacters(in: .whitespacesAndNewlines) == "aac", "\(file): \(audio.output)")
+        }
+        #expect(frames == 75, "\(frames) frames")
+        #expect(preview.process.isRunning, "\(preview.errors)")
+
+        let pre = try runProcess(gstcamBinary, ["record", "--pipeline", "test-pattern", "--pre", "2", "-o", preview.folder + "/pre.mp4"],
+                                 environment: preview.environment())
+        #expect(pre.status == 1)
+        #expect(pre.error.contains("records through it without --pre"), "\(socket): \(pre.error)")
+    }
 }
