@@ -268,6 +268,24 @@ import Testing
         #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     }
 
+    /// WebM keeps each track's own start (fragmented MP4 starts every track at 0), so it shows whether the sound was cut
+    /// and shifted to the first frame: the Opus track must start within one frame interval of the picture (its first
+    /// packet's time less Opus's 6.5 ms pre-skip, which decoders drop), and the file decodes without a word.
+    @Test func theTestToneStartsWithThePictureInWebM() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        let recording = try await session.startRecording(RecordingSettings(
+            path: folder + "/sound.webm", codec: .vp8, duration: .seconds(2), audio: .testTone))
+        guard case .success(let video) = await recording.finished() else { Issue.record("the recording failed"); return }
+        let audio = try stream(video.path, "audio"), picture = try stream(video.path, "video")
+        #expect(audio.codec == "opus" && picture.codec == "vp8")
+        #expect(abs(audio.start - picture.start) < 1.0 / 30, "audio starts at \(audio.start) s, video at \(picture.start) s")
+        let decoded = try decodeEveryFrame(video.path)
+        #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(decoded.errors)")
+    }
+
     @Test func withNoSoundInputTheErrorSaysSo() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
