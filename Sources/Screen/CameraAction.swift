@@ -38,6 +38,8 @@ public enum CameraAction: Sendable, Equatable {
     case toggleRecording
     case startRecording(path: String?, options: RemoteRecordingOptions = RemoteRecordingOptions())
     case stopRecording
+    /// Starts the file of a recording armed with a pre-roll (`record_start` with `"pre"`): it begins that much earlier.
+    case beginRecording
     /// The photo viewer on the gallery, over the camera (`g`, the last-photo thumbnail); Esc comes back.
     case openViewer
     case quit

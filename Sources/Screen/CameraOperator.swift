@@ -293,11 +293,16 @@ public final class CameraOperator: Sendable {
             }
             let recording = try await session.startRecording(RecordingSettings(
                 path: target, codec: options.codec, bitrate: options.bitrate, overwrite: options.overwrite,
-                segmentDuration: options.segment, duration: options.duration, audio: options.audio))
+                segmentDuration: options.segment, duration: options.duration, preRoll: options.preRoll, audio: options.audio))
             state.withLock { $0.lastRecording = recording }
             let name = recording.path.split(separator: "/").last.map(String.init) ?? recording.path
             let warning = recording.soundProblem.map { " (no sound: \($0); video only)" } ?? ""
             return CameraActionOutcome(message: "Recording \(name)\(warning)", recordingPath: recording.path)
+        case .beginRecording:
+            guard let recording = session.currentRecording else { throw ScreenError("Not recording") }
+            try await recording.begin()
+            let name = recording.path.split(separator: "/").last.map(String.init) ?? recording.path
+            return CameraActionOutcome(message: "Recording \(name)", recordingPath: recording.path)
         case .stopRecording:
             guard let recording = session.currentRecording else { throw ScreenError("Not recording") }
             let video = try await recording.stop()

@@ -131,10 +131,15 @@ enum RemoteRequest: Equatable {
                 }
                 options.overwrite = overwrite ?? false
             }
-            switch (field("segment", Double.self, "a number: seconds"), field("audio", String.self, "\"on\", \"auto\" or \"test-tone\"")) {
-            case let (.failure(error), _), let (_, .failure(error)):
+            switch (field("segment", Double.self, "a number: seconds"), field("audio", String.self, "\"on\", \"auto\" or \"test-tone\""),
+                    field("pre", Double.self, "a number: seconds")) {
+            case let (.failure(error), _, _), let (_, .failure(error), _), let (_, _, .failure(error)):
                 return .failure(error)
-            case let (.success(segment), .success(audio)):
+            case let (.success(segment), .success(audio), .success(pre)):
+                if let pre {
+                    guard pre >= 0.1, pre <= 600 else { return .failure(RemoteProtocolError("\"pre\" must be 0.1 to 600 seconds")) }
+                    options.preRoll = .milliseconds(Int(pre * 1000))
+                }
                 if let segment {
                     guard segment >= 1, segment.isFinite else { return .failure(RemoteProtocolError("\"segment\" must be a number of seconds ≥ 1")) }
                     options.segment = .milliseconds(Int(segment * 1000))
@@ -154,6 +159,8 @@ enum RemoteRequest: Equatable {
                 return .success(.action(.startRecording(path: path, options: options)))
             case .success(nil): return .success(.action(.startRecording(path: nil, options: options)))
             }
+        case "record_begin":
+            return .success(.action(.beginRecording))
         case "record_stop":
             return .success(.action(.stopRecording))
         case "record_status":
@@ -192,7 +199,7 @@ enum RemoteRequest: Equatable {
             + "(or the gallery, \(gallery)): create it first")
     }
 
-    static let commands = ["status", "capture", "zoom", "torch", "focus", "switch", "flash", "record_start", "record_stop",
+    static let commands = ["status", "capture", "zoom", "torch", "focus", "switch", "flash", "record_start", "record_begin", "record_stop",
                            "record_status"]
 
     /// Zoom goes optically first where the camera has it, then digitally; the screen clamps a factor past the

@@ -12,9 +12,12 @@ public struct RemoteRecordingOptions: Sendable, Equatable {
     public var segment: Duration?
     /// Sound with the video (`"audio"`: "on", "auto" or "test-tone").
     public var audio: RecordingAudio?
+    /// Pre-roll (`"pre"`, `gstcam record --pre`): that much encoded video is kept, and `record_begin` starts the file.
+    public var preRoll: Duration?
 
     public init(codec: VideoCodec? = nil, bitrate: Int? = nil, duration: Duration? = nil, overwrite: Bool = false,
-                segment: Duration? = nil, audio: RecordingAudio? = nil) {
+                segment: Duration? = nil, audio: RecordingAudio? = nil, preRoll: Duration? = nil) {
+        self.preRoll = preRoll
         self.codec = codec
         self.bitrate = bitrate
         self.duration = duration

@@ -67,11 +67,10 @@ enum RecordCommand: Command {
         if output == "-" { throw UsageError("a video is written to a file (the MP4 index needs one); give -o FILE or --dir DIR") }
         if directory != nil, overwrite { throw UsageError("--overwrite goes with -o FILE; --dir never replaces a file") }
 
-        let unsupported = [("--pre", pre != nil)].filter(\.1).map(\.0)
         let audio: RecordingAudio? = audioIfAvailable ? .deviceIfAvailable : audioDevice ? .device : testTone ? .testTone : nil
         if try await ScreenRemote.record(camera: camera, .init(output: output, directory: directory, overwrite: overwrite, duration: duration,
                                                                 codec: codec, bitrate: bitrate, segment: segment, audio: audio,
-                                                                unsupported: unsupported, json: json)) {
+                                                                pre: pre, json: json)) {
             return
         }
         let encoder = try VideoEncoderChoice.choose(codec)
@@ -195,7 +194,7 @@ extension Duration {
 }
 
 /// SIGUSR2 as the start of a pre-rolled recording (`--pre`).
-private final class StartSignal: Sendable {
+final class StartSignal: Sendable {
     private let received = Atomic<Bool>(false)
     // DispatchSourceSignal is documented thread-safe for resume/cancel; made once and kept while this lives.
     nonisolated(unsafe) private var source: (any DispatchSourceSignal)?

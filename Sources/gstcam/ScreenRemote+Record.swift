@@ -18,18 +18,14 @@ extension ScreenRemote {
         var bitrate: Int?
         var segment: Double?
         var audio: RecordingAudio?
-        /// Options the screen cannot do for this command (`--pre`): refused, not dropped.
-        var unsupported: [String]
+        /// Pre-roll (`--pre`): the screen keeps that much video, and SIGUSR2 to this command starts the file.
+        var pre: Double?
         var json: Bool
     }
 
     /// Records through the running screen; false when no screen serves this camera.
     static func record(camera: CameraOptions, _ request: RecordRequest) async throws -> Bool {
         guard let client = client(for: camera) else { return false }
-        guard request.unsupported.isEmpty else {
-            throw RemoteProtocolError("a camera screen is running on this camera (\(client.path)) and records through it without "
-                + "\(request.unsupported.joined(separator: " and ")): leave \(request.unsupported.count == 1 ? "it" : "them") out, or stop the preview")
-        }
         try applySettings(camera, through: client)
         var start: [String: any Sendable] = ["command": "record_start"]
         if let output = request.output {
@@ -41,6 +37,7 @@ extension ScreenRemote {
                                                  segmented: request.segment != nil)
         }
         if let segment = request.segment { start["segment"] = segment }
+        if let pre = request.pre { start["pre"] = pre }
         switch request.audio {
         case .device?: start["audio"] = "on"
         case .deviceIfAvailable?: start["audio"] = "auto"
@@ -53,8 +50,23 @@ extension ScreenRemote {
         if request.overwrite { start["overwrite"] = true }
 
         let interrupt = Interrupt {}
+        // Armed before the request, so a signal sent as soon as "Keeping" is printed is not lost.
+        let trigger = request.pre == nil ? nil : StartSignal()
         let started = try client.request(start)
         guard let path = started["path"] as? String else { throw RemoteProtocolError("the session at \(client.path) named no video file") }
+        if let pre = request.pre, let trigger {
+            Standard.error.write("Keeping the last \(pre) s in the camera screen at \(client.path); send SIGUSR2 to start recording "
+                + "(kill -USR2 \(getpid()))\n")
+            if request.json { print(JSONOutput.line(RecordingRecord(event: "waiting", path: path))) }
+            fflush(nil)
+            while !trigger.fired, !interrupt.didFire { try? await Task.sleep(for: .milliseconds(20)) }
+            if interrupt.didFire {
+                _ = try? client.request(["command": "record_stop"])
+                Standard.error.write("gstcam: interrupted before the recording started; nothing was saved.\n")
+                throw ExitRequest(status: .interrupted)
+            }
+            _ = try client.request(["command": "record_begin"])
+        }
         let status = try client.request(["command": "record_status"])
         let width = status["width"] as? Int ?? 0, height = status["height"] as? Int ?? 0
         let codec = (status["codec"] as? String).flatMap(VideoCodec.init(rawValue:))

@@ -39,8 +39,8 @@ import Testing
     }
 
     /// `--segment` and sound through the screen's `record_start` ("segment", "audio"): the screen writes the numbered
-    /// files, each with its AAC sound, and this command names them all; `--pre` is still refused there, with the reason.
-    @Test func aRunningScreenRecordsSegmentsWithSoundForTheCommand() throws {
+    /// files, each with its AAC sound, and this command names them all; `--pre` ("pre", then "record_begin" on SIGUSR2) too.
+    @Test func aRunningScreenRecordsSegmentsSoundAndPreRollForTheCommand() throws {
         let (preview, socket) = try ScreenProcess.testPattern(seconds: 30, ["--width", "320", "--height", "240"])
         defer { preview.remove() }
 
@@ -65,9 +65,20 @@ import Testing
         #expect(frames == 75, "\(frames) frames")
         #expect(preview.process.isRunning, "\(preview.errors)")
 
-        let pre = try runProcess(gstcamBinary, ["record", "--pipeline", "test-pattern", "--pre", "2", "-o", preview.folder + "/pre.mp4"],
-                                 environment: preview.environment())
-        #expect(pre.status == 1)
-        #expect(pre.error.contains("records through it without --pre"), "\(socket): \(pre.error)")
+        // --pre through the screen ("pre", then "record_begin" on SIGUSR2): no file until the signal, then one that
+        // starts 1 s to 2 s (back to a keyframe) before it and lasts 1 s after it, at 30 fps.
+        let pre = preview.folder + "/pre.mp4"
+        let recorder = try BackgroundGstcam(["record", "--pipeline", "test-pattern", "--pre", "1", "--duration", "1", "-o", pre, "--json"],
+                                            environment: preview.environment())
+        defer { recorder.remove() }
+        #expect(recorder.wait(10) { recorder.output.contains(#""event":"waiting""#) }, "\(socket): \(recorder.errors)")
+        Thread.sleep(forTimeInterval: 2)
+        #expect(!FileManager.default.fileExists(atPath: pre))
+        kill(recorder.process.processIdentifier, SIGUSR2)
+        #expect(recorder.exitStatus(within: 10) == 0, "\(recorder.errors)")
+        let probed = try ProbedVideo.read(pre)
+        #expect(probed.frames >= 58 && probed.frames <= 92, "\(probed.frames) frames")
+        #expect(try decodeEveryFrame(pre).status == 0)
+        #expect(preview.process.isRunning, "\(preview.errors)")
     }
 }
