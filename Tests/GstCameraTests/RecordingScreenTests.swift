@@ -40,6 +40,18 @@ import Testing
         #expect(RemoteRequest.parse(#"{"command":"record_start","path":"a.mp4"}"#) == .failure(RemoteProtocolError("\"path\" must be absolute: a.mp4")))
         #expect(RemoteRequest.parse(#"{"command":"record_stop"}"#) == .success(.action(.stopRecording)))
         #expect(RemoteRequest.parse(#"{"command":"record_status"}"#) == .success(.recordingStatus))
+        #expect(RemoteRequest.parse(#"{"command":"record_start","segment":2,"audio":"test-tone","pre":1.5}"#)
+                == .success(.action(.startRecording(path: nil, options: RemoteRecordingOptions(
+                    segment: .seconds(2), audio: .testTone, preRoll: .milliseconds(1500))))))
+        #expect(RemoteRequest.parse(#"{"command":"record_start","audio":"auto"}"#)
+                == .success(.action(.startRecording(path: nil, options: RemoteRecordingOptions(audio: .deviceIfAvailable)))))
+        #expect(RemoteRequest.parse(#"{"command":"record_start","audio":"loud"}"#)
+                == .failure(RemoteProtocolError("unknown \"audio\" \"loud\": on, auto or test-tone")))
+        #expect(RemoteRequest.parse(#"{"command":"record_start","segment":0.5}"#)
+                == .failure(RemoteProtocolError("\"segment\" must be a number of seconds ≥ 1")))
+        #expect(RemoteRequest.parse(#"{"command":"record_start","pre":601}"#)
+                == .failure(RemoteProtocolError("\"pre\" must be 0.1 to 600 seconds")))
+        #expect(RemoteRequest.parse(#"{"command":"record_begin"}"#) == .success(.action(.beginRecording)))
     }
 }
 
