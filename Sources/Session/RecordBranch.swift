@@ -564,7 +564,12 @@ final class RecordBranch: Sendable {
     /// Call from a thread that is not one of the pipeline's streaming threads.
     func remove() {
         guard !removed.exchange(true, ordering: .relaxed) else { return }
-        state.withLock { $0.accepting = false }
+        let held = state.withLock { state in
+            state.accepting = false
+            defer { state.heldSound = [] }
+            return state.heldSound
+        }
+        for buffer in held { buffer.release() }
         branches.detach(branch)
     }
 
