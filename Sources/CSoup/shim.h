@@ -36,6 +36,14 @@ static inline gulong gstcam_soup_websocket_on_closed(SoupWebsocketConnection *co
                                                      gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(connection, "closed", G_CALLBACK(callback), data, destroy, 0);
 }
+// Its "error" signal (emitted before libsoup closes for an error such as a message over the size limit), and
+// SOUP_WEBSOCKET_ERROR, a macro.
+typedef void (*gstcam_soup_websocket_error_callback)(SoupWebsocketConnection *connection, GError *error, gpointer data);
+static inline gulong gstcam_soup_websocket_on_error(SoupWebsocketConnection *connection, gstcam_soup_websocket_error_callback callback,
+                                                    gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(connection, "error", G_CALLBACK(callback), data, destroy, 0);
+}
+static inline GQuark gstcam_soup_websocket_error_domain(void) { return SOUP_WEBSOCKET_ERROR; }
 
 // G_INET_SOCKET_ADDRESS / G_SOCKET_ADDRESS are cast macros.
 static inline guint16 gstcam_soup_socket_port(GSocket *socket) {

@@ -87,12 +87,18 @@ final class RTSPServer: Sendable {
                     if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
                 })
                 // Past the limit, a new viewer is refused with 503 Service Unavailable when it asks for the stream.
-                gstcam_rtsp_client_on_pre_describe_request(client, { _, _, data in
+                gstcam_rtsp_client_on_pre_describe_request(client, { _, context, data in
                     guard let data else { return GST_RTSP_STS_OK }
+                    if RTSPHeaderLimit.isExceeded(context) { return GST_RTSP_STS_BAD_REQUEST }
                     return Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().isFull ? GST_RTSP_STS_SERVICE_UNAVAILABLE : GST_RTSP_STS_OK
                 }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
                     if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
                 })
+                for signal in RTSPHeaderLimit.otherRequestSignals {
+                    gstcam_rtsp_client_on_pre_request(client, signal, { _, context, _ in
+                        RTSPHeaderLimit.isExceeded(context) ? GST_RTSP_STS_BAD_REQUEST : GST_RTSP_STS_OK
+                    }, nil, nil)
+                }
                 // A viewer starting to play gets a keyframe at once instead of waiting for the next one.
                 gstcam_rtsp_client_on_play_request(client, { _, _, data in
                     guard let data else { return }

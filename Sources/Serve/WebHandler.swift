@@ -138,8 +138,25 @@ final class WebHandler: Sendable {
         for viewer in webRTCViewers.withLock({ Array($0.values) }) { viewer.close() }
     }
 
+    /// The largest WebSocket message a browser may send (bytes).
+    static let maxSignallingMessage: guint64 = 64 * 1024
+
     /// A browser opened the WebRTC signalling socket: a viewer of its own, fed from the shared H.264 branch.
     func webSocket(_ connection: OpaquePointer, request: WebRequest) {
+        // Signalling carries an SDP answer (a few KB; Chromium's, with every codec listed, under 20 KB) and ICE
+        // candidates (under 1 KB). Anything larger is not signalling: libsoup refuses a frame whose header
+        // announces more, before reading its payload (its default limit is 128 KB).
+        soup_websocket_connection_set_max_incoming_payload_size(connection, Self.maxSignallingMessage)
+        // libsoup then drops the connection without a close frame (the browser sees 1006, "abnormal"); its
+        // "error" signal comes first, and a close sent there is written at once, so the browser reads 1009
+        // (message too big) and why.
+        gstcam_soup_websocket_on_error(connection, { connection, error, _ in
+            guard let connection, let error, error.pointee.domain == gstcam_soup_websocket_error_domain(),
+                  error.pointee.code == Int32(SOUP_WEBSOCKET_CLOSE_TOO_BIG.rawValue),
+                  soup_websocket_connection_get_state(connection) == SOUP_WEBSOCKET_STATE_OPEN else { return }
+            soup_websocket_connection_close(connection, guint16(SOUP_WEBSOCKET_CLOSE_TOO_BIG.rawValue),
+                                            "messages over \(WebHandler.maxSignallingMessage / 1024) KiB are refused")
+        }, nil, nil)
         guard isAuthorized(request) else {
             soup_websocket_connection_close(connection, guint16(SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION.rawValue), "not authorized")
             return

@@ -115,7 +115,9 @@ final class WebRTCViewer: Sendable {
         let text = String(decoding: data, as: UTF8.self)
         let connection = connection
         loop.async { [self] in
-            guard !closed.load(ordering: .relaxed) else { return }
+            // libsoup may have begun closing by itself (the browser left, or sent a message over the limit).
+            guard !closed.load(ordering: .relaxed),
+                  soup_websocket_connection_get_state(connection.pointer) == SOUP_WEBSOCKET_STATE_OPEN else { return }
             soup_websocket_connection_send_text(connection.pointer, text)
         }
     }

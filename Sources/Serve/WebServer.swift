@@ -67,10 +67,10 @@ final class WebServer: Sendable {
                 if let data { Unmanaged<WebHandler>.fromOpaque(data).release() }
             })
             // The API takes no request bodies: a large one is refused (413) once its headers are read, before
-            // libsoup would read it into memory.
+            // libsoup would read it into memory. A header over 16 KiB is refused too (431).
             soup_server_add_early_handler(server, nil, { _, message, _, _, _ in
                 guard let message else { return }
-                WebRequest.refuseLargeBody(message)
+                if !WebRequest.refuseLargeHeader(message) { WebRequest.refuseLargeBody(message) }
             }, nil, nil)
             // The WebRTC view's signalling (libsoup answers the WebSocket handshake).
             soup_server_add_websocket_handler(server, "/webrtc", nil, nil, { _, message, _, connection, data in
@@ -145,6 +145,28 @@ struct WebRequest: @unchecked Sendable {
         if query[name] != nil { return true }
         guard let uri = soup_server_message_get_uri(message), let raw = g_uri_get_query(uri) else { return false }
         return String(cString: raw).split(separator: "&").contains { $0 == name }
+    }
+
+    /// The largest request header taken: every "Name: value" line. Browsers send 1–4 KB (cookies of other pages
+    /// on the same host included); libsoup itself reads no more than 100 KiB of header, then closes the
+    /// connection without an answer (soup_message_io_data_read_headers: "Header too big", before any handler).
+    static let maximumHeaderBytes = 16 * 1024
+
+    /// 431 Request Header Fields Too Large for a header over `maximumHeaderBytes` (and under libsoup's own
+    /// 100 KiB), answered at once and the connection closed.
+    static func refuseLargeHeader(_ message: OpaquePointer) -> Bool {
+        var iterator = SoupMessageHeadersIter()
+        soup_message_headers_iter_init(&iterator, soup_server_message_get_request_headers(message))
+        var bytes = 0
+        var name: UnsafePointer<CChar>?, value: UnsafePointer<CChar>?
+        while soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
+            bytes += strlen(name!) + strlen(value!) + 4
+        }
+        guard bytes > maximumHeaderBytes else { return false }
+        let body = WebHandler.errorJSON("request headers over \(maximumHeaderBytes / 1024) KiB are refused")
+        gstcam_soup_refuse_and_close(message, "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n"
+                                              + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        return true
     }
 
     /// The largest request body taken (the API has none; a form or a stray upload is small).

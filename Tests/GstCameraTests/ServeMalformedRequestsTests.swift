@@ -66,14 +66,20 @@ for payload in sys.argv[2:]:
             #"b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300000 + b"\r\n\r\n""#,           // a 300 KB header
             #"b"GET /" + b"a" * 200000 + b" HTTP/1.1\r\nHost: x\r\n\r\n""#,                       // a 200 KB URL
             #"b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-A: b\r\n" * 50000 + b"\r\n""#,              // 50 000 headers
+            #"b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 50000 + b"\r\n\r\n""#,            // 50 KB: ours, 431
+            #"b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 1000000 + b"\r\n\r\n""#,          // 1 MB: libsoup's, closed
+            #"b"GET /api/status HTTP/1.1\r\nHost: x\r\nX-Fine: " + b"a" * 8000 + b"\r\n\r\n""#,  // 8 KB: taken
         ])
-        #expect(http.count == 13, "\(http)")
+        #expect(http.count == 16, "\(http)")
+        #expect(http.count > 15 && http[13].contains(" 431 "), "a 50 KB header: 431 Request Header Fields Too Large: \(http)")
+        #expect(http.count > 15 && http[14] == "closed", "a 1 MB header: libsoup closes after 100 KiB, no answer: \(http)")
+        #expect(http.count > 15 && http[15].contains(" 200 "), "an 8 KB header is taken: \(http)")
         // libsoup refuses an encoded ".." itself (400) and resolves a plain one (/videos/../secret.mp4 is /secret.mp4: 404).
         let expected = ["400", "505", "400", "413", "413", "400", "404", "400", "404", "404"]
         for (answer, status) in zip(http, expected) {
             #expect(answer.hasPrefix("HTTP/1.") && answer.contains(" \(status) "), "expected \(status): \(http)")
         }
-        for answer in http.dropFirst(10) {
+        for answer in http.dropFirst(10).prefix(3) {
             #expect(answer == "closed" || answer.contains(" 4"), "too large to read: refused or closed, never served: \(answer)")
         }
         #expect(FileManager.default.fileExists(atPath: folder + "/secret.mp4"), "nothing outside the gallery folders is deleted")
@@ -84,9 +90,13 @@ for payload in sys.argv[2:]:
             #"b"DESCRIBE rtsp://127.0.0.1/camera RTSP/1.0\r\n\r\n""#,                             // no CSeq
             #"b"DESCRIBE rtsp://127.0.0.1/../../etc/passwd RTSP/1.0\r\nCSeq: 1\r\n\r\n""#,
             #"b"DESCRIBE rtsp://127.0.0.1/camera RTSP/1.0\r\nCSeq: 1\r\nContent-Length: 99999999999\r\n\r\n""#,
+            #"b"DESCRIBE rtsp://127.0.0.1/camera RTSP/1.0\r\nCSeq: 1\r\nX-Big: " + b"a" * 200000 + b"\r\n\r\n""#,             // a 200 KB header
+            #"b"DESCRIBE rtsp://127.0.0.1/camera RTSP/1.0\r\nCSeq: 1\r\n" + b"X-A: b\r\n" * 125000 + b"\r\n""#,  // 1 MB of headers
+            #"b"DESCRIBE rtsp://127.0.0.1/camera RTSP/1.0\r\nCSeq: 1\r\nUser-Agent: " + b"a" * 3000 + b"\r\n\r\n""#,  // 3 KB: taken
         ])
         #expect(rtspAnswers == ["RTSP/1.0 400 Bad Request", "closed", "RTSP/1.0 400 Bad Request", "RTSP/1.0 404 Not Found",
-                                "RTSP/1.0 413 Request Entity Too Large"], "\(rtspAnswers)")
+                                "RTSP/1.0 413 Request Entity Too Large", "RTSP/1.0 400 Bad Request", "RTSP/1.0 400 Bad Request",
+                                "RTSP/1.0 200 OK"], "\(rtspAnswers)")
 
         // Still serving: the API answers and a player gets the stream.
         let status = try runProcess("/usr/bin/curl", ["-s", "-m", "10", web + "api/status"], environment: environmentWithoutCameras)
@@ -95,5 +105,83 @@ for payload in sys.argv[2:]:
                                                         "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", rtsp],
                                    environment: environmentWithoutCameras)
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,160,120", "\(probe.error)")
+    }
+
+    /// A WebSocket client on /webrtc: after the handshake it sends one text message of `size` bytes (masked,
+    /// as a browser's; over 60 000 bytes, only the frame header that announces it), then prints the handshake's status, the type of each message the server sends, and
+    /// "close CODE" when the server closes; it stops at the server's offer when `size` is small enough.
+    static let webSocketClient = #"""
+import base64, json, os, socket, struct, sys
+port, size = int(sys.argv[1]), int(sys.argv[2])
+connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+key = base64.b64encode(os.urandom(16)).decode()
+connection.sendall(("GET /webrtc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % key).encode())
+pending = b""
+def read(count):
+    global pending
+    while len(pending) < count:
+        data = connection.recv(1 << 16)
+        if not data: raise EOFError
+        pending += data
+    out, pending = pending[:count], pending[count:]
+    return out
+while b"\r\n\r\n" not in pending:
+    data = connection.recv(4096)
+    if not data: break
+    pending += data
+head, _, pending = pending.partition(b"\r\n\r\n")
+print(head.split(b"\r\n")[0].decode(), flush=True)
+payload = b'{"type":"note","text":"' + b"a" * max(0, size - 25) + b'"}'
+mask = os.urandom(4)
+length = len(payload)
+header = bytes([0x81]) + (bytes([0xFF]) + struct.pack(">Q", length) if length > 0xFFFF else
+                          bytes([0xFE]) + struct.pack(">H", length) if length >= 126 else bytes([0x80 | length]))
+masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+# A message over the limit: its frame header only. The server refuses it on the length that announces; payload
+# bytes sent would sit unread when it closes, and the reset that closing sends would lose its close frame.
+try:
+    connection.sendall(header + mask + (b"" if length > 60000 else masked))
+except (BrokenPipeError, ConnectionResetError):
+    pass
+try:
+    while True:
+        first, second = read(2)
+        count = second & 0x7F
+        if count == 126: count = struct.unpack(">H", read(2))[0]
+        elif count == 127: count = struct.unpack(">Q", read(8))[0]
+        body = read(count)
+        if first & 0x0F == 8:
+            print("close %d" % struct.unpack(">H", body[:2])[0], flush=True)
+            break
+        kind = json.loads(body).get("type")
+        print(kind, flush=True)
+        if kind == "offer" and size < 60000: break
+except (EOFError, ConnectionResetError, socket.timeout) as error:
+    print("ended: %r" % error, flush=True)
+"""#
+
+    /// A WebSocket message larger than signalling needs (100 KB; the limit is 64 KB) closes that socket with
+    /// 1009 (message too big); another browser's signalling goes on, and so does the API.
+    @Test func anOversizedWebSocketMessageClosesThatSocketOnly() async throws {
+        let session = try await startTestPattern(width: 160, height: 120)
+        defer { session.stop() }
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: ServeConfiguration(rtspPort: nil, httpPort: 0))
+        try server.start()
+        defer { server.stop() }
+        let web = try #require(server.httpURL)
+        let port = try #require(Int(web.split(separator: ":").last?.filter(\.isNumber) ?? ""))
+        #expect(WebHandler.maxSignallingMessage < 100_000)
+
+        let oversized = try runProcess("/usr/bin/python3", ["-c", Self.webSocketClient, "\(port)", "100000"], environment: environmentWithoutCameras)
+        let lines = oversized.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains(" 101 ") == true, "\(oversized.output) \(oversized.error)")
+        #expect(lines.last == "close 1009", "closed as too big: \(lines) \(oversized.error)")
+
+        let signalling = try runProcess("/usr/bin/python3", ["-c", Self.webSocketClient, "\(port)", "2000"], environment: environmentWithoutCameras)
+        #expect(signalling.output.split(separator: "\n").map(String.init).last == "offer",
+                "a 2 KB message is taken and the server offers: \(signalling.output) \(signalling.error)")
+        let status = try runProcess("/usr/bin/curl", ["-s", "-m", "10", web + "api/status"], environment: environmentWithoutCameras)
+        #expect(status.output.contains(#""state":"running""#), "\(status.output)")
     }
 }
