@@ -17,6 +17,7 @@ extension ScreenView {
     func toggleControls() -> Bool? { nil }
     func showError(_ view: ErrorView?) {}
     func showAgain(_ session: CameraSession) {}
+    func showCode(_ highlight: ScanHighlight) {}
 }
 
 extension CameraWindow {
@@ -25,6 +26,7 @@ extension CameraWindow {
     func showShutter() { controlBar.flashShutter() }
     func toggleControls() -> Bool? { controlBar.toggleHidden() }
     func showError(_ view: ErrorView?) { controlBar.show(error: view) }
+    func showCode(_ highlight: ScanHighlight) { controlBar.show(code: highlight) }
 }
 
 extension CameraScreen {

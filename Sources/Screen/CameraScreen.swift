@@ -34,6 +34,8 @@ protocol ScreenView: Sendable {
     /// Shows `session` again, still running, after another one that was tried in its place failed to start (the
     /// waiting picture after a camera that is still busy); a view that follows frames only needs nothing.
     func showAgain(_ session: CameraSession)
+    /// A code the scan mode just read, highlighted for a moment (window only; the status line says it everywhere).
+    func showCode(_ highlight: ScanHighlight)
 }
 
 extension CameraWindow: ScreenView {
@@ -265,6 +267,7 @@ public final class CameraScreen: Sendable {
             let reader = Task {
                 for await code in codes {
                     self.surface?.showMessage("\(code.type): \(code.text)", for: .seconds(5))
+                    self.surface?.showCode(ScanHighlight(type: code.type, text: code.text))
                     if !(self.surface is TerminalView) {
                         print(self.json ? JSONOutput.line(CodeRecord(type: code.type, text: code.text)) : code.text)
                         fflush(nil)

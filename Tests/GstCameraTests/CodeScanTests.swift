@@ -57,3 +57,40 @@ extension CodeScanTests {
         #expect(try terminal.wait(4) { try terminal.screen().contains("QR-Code: gstcam screen scan") }, "\((try? terminal.screen()) ?? "")")
     }
 }
+
+extension CodeScanTests {
+    /// The window's `s`: a code read is highlighted (a green frame round the picture, and a card with its text)
+    /// for a moment, then the highlight goes.
+    @Test func sInTheWindowHighlightsTheCodeRead() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let camera = try Self.qrCamera("https://example.org/gstcam?scan=window", in: folder)
+        let screen = try ScreenProcess(["preview", "--pipeline", camera, "--width", "640", "--height", "480", "--sink", "ximagesink",
+                                        "--duration", "20"])
+        defer { screen.remove() }
+        func green(_ image: (width: Int, height: Int, rgb: [UInt8])) -> Int {
+            countPixels(image, near: (0x30, 0xD1, 0x58), tolerance: 30, x: 0..<640, y: 0..<480)
+        }
+        #expect(screen.wait(8) { screen.output.contains("frames") }, "no figures: \(screen.errors)")
+        var image = (width: 0, height: 0, rgb: [UInt8]())
+        image = try screenshot(into: screen.folder, name: "before.png")
+        #expect(green(image) < 200, "green before any code: \(green(image))")
+        try xdotool("mousemove", "320", "240", "key", "s")
+        #expect(screen.wait(5) { screen.output.contains("https://example.org/gstcam?scan=window\n") }, "\(screen.output)\(screen.errors)")
+        #expect(screen.wait(3) {
+            image = (try? screenshot(into: screen.folder, name: "highlight.png")) ?? image
+            return green(image) > 8000
+        }, "no highlight: \(green(image)) green pixels")
+        // The card with the code's text above the control bar, outlined in the same green.
+        let card = countPixels(image, near: (0x30, 0xD1, 0x58), tolerance: 30, x: 40..<600, y: 280..<356)
+        #expect(card > 1500, "no card for the code: \(card) green pixels round it")
+        // It goes after a moment; the code is not read again (each code once).
+        #expect(screen.wait(6) {
+            image = (try? screenshot(into: screen.folder, name: "after.png")) ?? image
+            return green(image) < 200
+        }, "the highlight stays: \(green(image)) green pixels")
+        try xdotool("mousemove", "320", "240", "key", "q")
+        #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
+    }
+}
