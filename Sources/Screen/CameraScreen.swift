@@ -194,7 +194,12 @@ public final class CameraScreen: Sendable {
             return outcome
         }
         if case let .focus(point) = action { surface?.showFocusSquare(at: point) }
-        let outcome = action == .toggleScan ? toggleScan() : action == .openViewer ? openViewer() : await cameraOperator.perform(action)
+        let outcome = switch action {
+        case .toggleScan: toggleScan()
+        case .openViewer: openViewer()
+        case .closeViewer: closeViewer()
+        default: await cameraOperator.perform(action)
+        }
         if action == .nextCamera, !outcome.isError, let device = session.device, let server = server.withLock({ $0 }) {
             server.move(to: RemoteSocketPath.path(forDevice: device))
         }

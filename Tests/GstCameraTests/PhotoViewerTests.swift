@@ -145,4 +145,42 @@ import GstCamera
         try xdotool("key", "q")
         #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
     }
+
+    @Test func theSocketOpensAndClosesTheViewerAndEnterInItPrintsTheChosenPath() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let photo = "/photos/IMG_20261130_100000_000.jpg"
+        let screen = try ScreenProcess(["preview", "--pipeline", "test-pattern", "--sink", "ximagesink", "--width", "640",
+                                        "--height", "480", "--duration", "30"]) { folder in
+            try makePhoto(folder + photo, width: 320, height: 240, color: Self.orange, modified: "2026-11-30 10:00")
+        }
+        defer { screen.remove() }
+        #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
+        func send(_ request: String) throws -> ProcessResult {
+            try runProcess(gstcamBinary, ["preview", "--pipeline", "test-pattern", "--send", request], environment: screen.environment())
+        }
+        // {"command":"viewer"} opens it over the camera; "open":false closes it.
+        let opened = try send(#"{"command":"viewer"}"#)
+        #expect(opened.status == 0 && opened.output.contains("Photo viewer: 1 photos and videos"), "\(opened.output)\(opened.error)")
+        #expect(try waitForWindow(sized: "320x240"), "no viewer window: \(screen.errors)")
+        _ = try waitForColor(Self.orange, at: 160, 100, in: screen.folder)
+        let again = try send(#"{"command":"viewer","open":true}"#)
+        #expect(again.output.contains("The photo viewer is open"), "\(again.output)")
+        let closed = try send(#"{"command":"viewer","open":false}"#)
+        #expect(closed.status == 0 && closed.output.contains("Photo viewer closed"), "\(closed.output)\(closed.error)")
+        let back = try waitForColor((191, 191, 191), at: 40, 100, in: screen.folder)
+        #expect(countPixels(back, near: Self.orange, tolerance: 30, x: 0..<320, y: 40..<180) < 100, "the viewer did not close")
+        let notOpen = try send(#"{"command":"viewer","open":false}"#)
+        #expect(notOpen.status == 1 && notOpen.output.contains("The photo viewer is not open"), "\(notOpen.output)")
+        let wrong = try send(#"{"command":"viewer","open":"yes"}"#)
+        #expect(wrong.status == 1 && wrong.output.contains("must be true or false (left out: true)"), "\(wrong.output)")
+
+        // g, then Enter in the viewer: the chosen photo's path on stdout, and the camera again.
+        try xdotool("mousemove", "100", "100", "key", "g")
+        _ = try waitForColor(Self.orange, at: 160, 100, in: screen.folder)
+        try xdotool("key", "Return")
+        #expect(screen.wait(5) { screen.output.contains("\n" + screen.folder + photo + "\n") }, "no chosen path: \(screen.output)")
+        _ = try waitForColor((191, 191, 191), at: 40, 100, in: screen.folder)
+        try xdotool("key", "q")
+        #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
+    }
 }
