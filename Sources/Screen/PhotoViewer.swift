@@ -212,7 +212,7 @@ public final class PhotoViewer: Sendable {
             return
         }
         let decoded = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: DecodedPicture.decode(photo.path)) }
+            DispatchQueue.global().async { continuation.resume(returning: DecodedPicture.decode(photo.path, orientation: photo.orientation)) }
         }
         let (index, count) = state.withLock { ($0.index, $0.items.count) }
         var parts = (photo.isVideo ? ["▶ Video"] : []) + [photo.name, "\(index + 1)/\(count)", photo.displayDate]
@@ -369,12 +369,17 @@ final class DecodedPicture: @unchecked Sendable {
 
     init(_ sample: OwnedSample) { self.sample = sample }
 
-    /// The first frame of `path` through pipelines/viewer.decoder, within 10 s.
-    static func decode(_ path: String) -> Result<DecodedPicture, Failure> {
+    /// videoflip's video-direction for each EXIF Orientation (1…8): what turns the stored pixels upright.
+    static let flips = [1: "identity", 2: "horiz", 3: "180", 4: "vert", 5: "ul-lr", 6: "90r", 7: "ur-ll", 8: "90l"]
+
+    /// The first frame of `path` through pipelines/viewer.decoder, within 10 s, turned upright by its EXIF
+    /// `orientation` (decodebin does not apply the JPEG's orientation tag itself).
+    static func decode(_ path: String, orientation: Int = 1) -> Result<DecodedPicture, Failure> {
         let pipeline: Element
         do {
             let file = try PipelineFile.load("viewer.decoder")
-            pipeline = try PipelineParser.parsePipeline(try file.description(with: ["path": path]), file: file.path)
+            let flip = flips[orientation] ?? "identity"
+            pipeline = try PipelineParser.parsePipeline(try file.description(with: ["path": path, "flip": flip]), file: file.path)
         } catch {
             return .failure(Failure(reason: "\(error)"))
         }

@@ -183,4 +183,28 @@ import GstCamera
         try xdotool("key", "q")
         #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
     }
+
+    /// A photo whose EXIF Orientation is 6 (stored on its side, "turn 90° clockwise to show") shows upright: the
+    /// blue band along the stored pixels' top is along the right edge, in a window as tall as the photo is shown.
+    @Test func aPhotoIsShownTurnedByItsEXIFOrientation() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        let photo = folder + "/photos/IMG_20261130_100000_000.jpg"
+        let made = try runProcess("/usr/bin/convert", ["-size", "320x240", "xc:#d02020", "-fill", "#2040d0", "-draw", "rectangle 0,0 319,59", photo])
+        #expect(made.status == 0, "\(made.error)")
+        let tagged = try runProcess("/usr/bin/exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", photo])
+        #expect(tagged.status == 0, "\(tagged.error)")
+        let viewer = try BackgroundGstcam(["view", "--dir", folder + "/photos", "--sink", "ximagesink"], folder: folder)
+        defer { viewer.remove() }
+        #expect(try waitForWindow(sized: "240x320"), "no upright window: \(viewer.errors)")
+        let shown = try waitForColor(Self.red, at: 60, 160, in: folder)
+        // Turned clockwise: the band is the right 60 columns, the rest red; none of it along the top.
+        let right = countPixels(shown, near: Self.blue, tolerance: 30, x: 185..<235, y: 60..<270)
+        let top = countPixels(shown, near: Self.blue, tolerance: 30, x: 0..<170, y: 0..<55)
+        #expect(right > 8000 && top == 0, "not turned: \(right) blue pixels on the right, \(top) along the top")
+        try xdotool("mousemove", "100", "100", "key", "Escape")
+        #expect(viewer.exitStatus(within: 5) == 2, "\(viewer.errors)")
+    }
 }
