@@ -90,7 +90,12 @@ extension CameraScreen {
                 terminal?.start()
                 terminalStarted = true
             }
-            guard await waitAtLaunch(after: error, duration: launch.duration) else { throw error }
+            guard await waitAtLaunch(after: error, duration: launch.duration) else {
+                // q, Esc or the window closed while waiting is an ending like any other; the duration running
+                // out (or a signal) with the camera still refused is the failure.
+                if let ending = endedBy { return ending }
+                throw error
+            }
         }
         try await adjust(session)
         let server = startServer()

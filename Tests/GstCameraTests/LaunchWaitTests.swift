@@ -133,4 +133,17 @@ import Testing
         try xdotool("mousemove", "320", "240", "key", "q")
         #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
     }
+
+    @Test func qWhileWaitingForARefusedCameraQuits() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let screen = try ScreenProcess(Self.window, devices: Self.devices) { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/vcam/video0", withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: folder + "/vcam/video0/deny", contents: nil)
+        }
+        defer { screen.remove() }
+        #expect(screen.wait(10) { screen.errors.contains("No permission to use the camera — waiting for it") }, "\(screen.errors)")
+        #expect(try firstWindow(timeout: 5) != nil, "no window")
+        try xdotool("mousemove", "320", "240", "key", "q")
+        #expect(screen.exitStatus(within: 5) == 0, "q did not quit the waiting screen: \(screen.errors)")
+    }
 }
