@@ -49,6 +49,8 @@ public final class PhotoViewer: Sendable {
         var closed = false
         var messageID = 0
         var refresher: Task<Void, Never>?
+        /// The video being played in the window (space starts and stops it).
+        var player: VideoPlayer?
     }
     private let state: Mutex<State>
     private let inputs: AsyncStream<ScreenInput>
@@ -126,6 +128,9 @@ public final class PhotoViewer: Sendable {
             switch input {
             case let .key(name):
                 switch name {
+                // A video: space plays it in the window and stops it; Esc stops it before it closes the viewer.
+                case "space" where current?.isVideo == true: togglePlayback()
+                case "Escape" where stopPlayback(): break
                 case "Left", "KP_Left", "Page_Up", "BackSpace": await step(-1)
                 case "Right", "KP_Right", "Page_Down", "space": await step(1)
                 case "Home": await step(-Int.max / 2)
@@ -148,8 +153,44 @@ public final class PhotoViewer: Sendable {
         return .closed
     }
 
+    /// Plays the video shown, or stops the one playing.
+    private func togglePlayback() {
+        if stopPlayback() {
+            showMessage("Stopped", for: .seconds(1))
+            return
+        }
+        guard let video = current, video.isVideo else { return }
+        do {
+            let player = try VideoPlayer.start(path: video.path, frame: { [weak self] picture in
+                guard let self else { return }
+                self.state.withLock { $0.picture = picture }
+                self.push()
+            }, ended: { [weak self] failure in
+                guard let self else { return }
+                self.state.withLock { $0.player = nil }
+                self.showMessage(failure.map { "Cannot play \(video.name): \($0)" } ?? "End of the video", for: .seconds(failure == nil ? 2 : 5))
+            })
+            state.withLock { $0.player = player }
+            showMessage("▶ Playing · space or Esc stops", for: .seconds(2))
+        } catch {
+            showMessage("Cannot play \(video.name): \(error)", for: .seconds(5))
+        }
+    }
+
+    /// Stops the video playing, if one is; whether one was.
+    @discardableResult
+    private func stopPlayback() -> Bool {
+        guard let player = state.withLock({ state -> VideoPlayer? in
+            defer { state.player = nil }
+            return state.player
+        }) else { return false }
+        player.stop()
+        return true
+    }
+
     /// Closes the window (also ends a `run()` in progress).
     public func close() {
+        stopPlayback()
         let (input, watch, wasClosed) = state.withLock { state in
             defer {
                 state.closed = true
@@ -171,6 +212,7 @@ public final class PhotoViewer: Sendable {
 
     /// Moves by `offset` photos, stopping at the first and the last (said on the screen).
     private func step(_ offset: Int) async {
+        stopPlayback()
         let moved: Bool? = state.withLock { state in
             guard !state.items.isEmpty else { return nil }
             let target = min(max(0, state.index.addingReportingOverflow(offset).partialValue), state.items.count - 1)
@@ -188,6 +230,7 @@ public final class PhotoViewer: Sendable {
     /// Moves the photo shown to the trash and shows the next one (the previous one after the last).
     private func trashShown() async {
         guard let photo = current else { return }
+        stopPlayback()
         do {
             try trash.moveToTrash(photo.path)
         } catch {

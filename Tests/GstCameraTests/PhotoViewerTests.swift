@@ -207,4 +207,32 @@ import GstCamera
         try xdotool("mousemove", "100", "100", "key", "Escape")
         #expect(viewer.exitStatus(within: 5) == 2, "\(viewer.errors)")
     }
+
+    /// A video is played in the viewer's window with space (its later frames show), and Esc while it plays stops it
+    /// without closing the viewer (Enter then still chooses it).
+    @Test func spacePlaysAVideoInTheWindowAndEscStopsIt() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/videos", withIntermediateDirectories: true)
+        // Green for 0.6 s, then blue for 8 s.
+        let video = folder + "/videos/VID_20261128_100000_000.mp4"
+        let made = try runProcess("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "color=c=0x20c020:s=320x240:r=10:d=0.6",
+                                                     "-f", "lavfi", "-i", "color=c=0x2040d0:s=320x240:r=10:d=8",
+                                                     "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]", "-map", "[v]",
+                                                     "-c:v", "libx264", "-pix_fmt", "yuv420p", video])
+        #expect(made.status == 0, "\(made.error)")
+        let viewer = try BackgroundGstcam(["view", "--dir", folder + "/videos", "--sink", "ximagesink"], folder: folder)
+        defer { viewer.remove() }
+        // A video's size is not read before it is decoded: the window opens at 640×480 and scales it.
+        #expect(try waitForWindow(sized: "640x480"), "no viewer window: \(viewer.errors)")
+        _ = try waitForColor(Self.green, at: 160, 100, in: folder)
+        try xdotool("mousemove", "100", "100", "key", "space")
+        let playing = try waitForColor(Self.blue, at: 160, 100, in: folder)
+        #expect(countPixels(playing, near: Self.blue, tolerance: 30, x: 0..<640, y: 80..<400) > 150_000, "not played: \(viewer.errors)")
+        try xdotool("key", "Escape")
+        try xdotool("key", "Return")
+        #expect(viewer.exitStatus(within: 5) == 0, "Esc while playing closed the viewer: \(viewer.errors)")
+        #expect(viewer.output == video + "\n")
+    }
 }
