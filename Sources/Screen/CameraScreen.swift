@@ -272,7 +272,7 @@ public final class CameraScreen: Sendable {
             let reader = Task {
                 for await code in codes {
                     self.surface?.showMessage("\(code.type): \(code.text)", for: .seconds(5))
-                    self.surface?.showCode(ScanHighlight(type: code.type, text: code.text))
+                    self.surface?.showCode(ScanHighlight(type: code.type, text: code.text, outline: code.outline))
                     if !(self.surface is TerminalView) {
                         print(self.json ? JSONOutput.line(CodeRecord(type: code.type, text: code.text)) : code.text)
                         fflush(nil)
