@@ -10,6 +10,8 @@ struct EXIFSummary: Equatable {
     var subSecondOriginal: String?
     /// OffsetTimeOriginal: "+01:00" — when present the date is an exact moment, else local time.
     var offsetTimeOriginal: String?
+    /// Orientation (1…8): how the stored pixels are turned from the scene (6: turn 90° clockwise to show).
+    var orientation: Int?
 
     /// "Make Model", without repeating the make when the model already starts with it
     /// ("Canon" + "Canon EOS R6" → "Canon EOS R6").
@@ -58,6 +60,7 @@ enum EXIFReader {
     private enum Tag: Int {
         case make = 0x010F
         case model = 0x0110
+        case orientation = 0x0112
         case exifIFDPointer = 0x8769
         case dateTimeOriginal = 0x9003
         case dateTimeDigitized = 0x9004
@@ -65,6 +68,7 @@ enum EXIFReader {
         case subSecTimeOriginal = 0x9291
     }
     private static let asciiType = 2
+    private static let shortType = 3
     private static let longType = 4
 
     private struct TIFF {
@@ -101,6 +105,11 @@ enum EXIFReader {
             return text.isEmpty ? nil : text
         }
 
+        /// A SHORT value (inline, in the first two bytes of the value field).
+        func short(_ entry: Entry) -> Int? {
+            entry.count == 1 && entry.type == EXIFReader.shortType ? unsigned(at: entry.position + 8, size: 2) : nil
+        }
+
         func long(_ entry: Entry) -> Int? {
             entry.count == 1 && (entry.type == EXIFReader.longType || entry.type == 13 /* IFD */)
                 ? unsigned(at: entry.position + 8, size: 4) : nil
@@ -124,6 +133,7 @@ enum EXIFReader {
             switch Tag(rawValue: entry.tag) {
             case .make: summary.make = tiff.ascii(entry)
             case .model: summary.model = tiff.ascii(entry)
+            case .orientation: summary.orientation = tiff.short(entry).flatMap { (1...8).contains($0) ? $0 : nil }
             case .exifIFDPointer: exifOffset = tiff.long(entry)
             default: break
             }

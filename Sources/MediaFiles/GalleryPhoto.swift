@@ -29,6 +29,8 @@ public struct GalleryPhoto: Sendable, Equatable {
     public let camera: String?
     /// Whether the image ends properly (JPEG end-of-image marker, PNG IEND chunk).
     public let isComplete: Bool
+    /// EXIF Orientation, 1 (as stored) to 8; 1 when the photo does not say. `size` is the stored pixels'.
+    public let orientation: Int
 
     /// The file name, e.g. "IMG_20261130_143205_123.jpg".
     public var name: String { FilePath.lastComponent(of: path) }
@@ -61,6 +63,7 @@ public struct GalleryPhoto: Sendable, Equatable {
         size = summary.1
         isComplete = summary.2
         camera = summary.3?.camera
+        orientation = summary.3?.orientation ?? 1
         if let taken = summary.3?.dateTaken(utcOffset: environment.utcOffset) {
             date = taken
             dateSource = .exif

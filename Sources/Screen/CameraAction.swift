@@ -42,6 +42,8 @@ public enum CameraAction: Sendable, Equatable {
     case beginRecording
     /// The photo viewer on the gallery, over the camera (`g`, the last-photo thumbnail); Esc comes back.
     case openViewer
+    /// Closes the photo viewer opened over the camera (the socket's `{"command":"viewer","open":false}`).
+    case closeViewer
     case quit
 
     /// The key bindings of the camera screen (X keysym names; a terminal maps its bytes to the same names).

@@ -315,7 +315,7 @@ public final class CameraOperator: Sendable {
             return CameraActionOutcome(message: next == 0 ? "Self-timer off" : "Self-timer: \(next) s")
         case .toggleScan:
             return CameraActionOutcome(message: "Scanning needs the camera screen", isError: true)  // CameraScreen does it
-        case .openViewer:
+        case .openViewer, .closeViewer:
             return CameraActionOutcome(message: "The photo viewer needs the camera screen's window", isError: true)  // CameraScreen does it
         case .quit:
             return CameraActionOutcome(message: "Quit")

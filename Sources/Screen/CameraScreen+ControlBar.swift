@@ -16,6 +16,8 @@ extension ScreenView {
     func showShutter() {}
     func toggleControls() -> Bool? { nil }
     func showError(_ view: ErrorView?) {}
+    func showAgain(_ session: CameraSession) {}
+    func showCode(_ highlight: ScanHighlight) {}
 }
 
 extension CameraWindow {
@@ -24,6 +26,7 @@ extension CameraWindow {
     func showShutter() { controlBar.flashShutter() }
     func toggleControls() -> Bool? { controlBar.toggleHidden() }
     func showError(_ view: ErrorView?) { controlBar.show(error: view) }
+    func showCode(_ highlight: ScanHighlight) { controlBar.show(code: highlight) }
 }
 
 extension CameraScreen {
@@ -61,15 +64,19 @@ extension CameraScreen {
 }
 
 extension CameraScreen {
-    /// The camera could not be opened at launch (`error`): in a window, a camera that is busy or not permitted is
+    /// Failures at launch the screen waits out (the camera is there but may not be opened yet).
+    static func waitsAtLaunch(for error: CameraError) -> Bool {
+        switch error {
+        case .deviceBusy, .permissionDenied: true
+        default: false
+        }
+    }
+
+    /// The camera could not be opened at launch (`error`): in a window or the terminal, a camera that is busy or not permitted is
     /// waited for with the error view, as one that goes away is; true once it shows, false to fail as before
     /// (no window, `--no-wait`, other failures, the screen ended first).
     func waitAtLaunch(after error: CameraError, duration: Double?) async -> Bool {
-        switch error {
-        case .deviceBusy, .permissionDenied: break
-        default: return false
-        }
-        guard surface is CameraWindow, waitsForCamera, let device = session.device ?? configuration.device,
+        guard Self.waitsAtLaunch(for: error), surface != nil, waitsForCamera, let device = session.device ?? configuration.device,
               let camera = monitor.cameras.first(where: { $0.path == device }) ?? CameraDiscovery.cameras().first(where: { $0.path == device })
         else { return false }
         session.stop()

@@ -26,6 +26,9 @@ public struct ScreenLaunch: Sendable {
     public var flash: FlashMode
     /// Seconds the shutter key counts down first (0: none), until `T` changes it.
     public var timer: Int
+    /// The configuration with its mode chosen, for a camera whose modes could not be read at launch (no
+    /// permission yet): called each time the camera is tried again; nil when the mode is chosen already.
+    public var chooseMode: (@Sendable () throws -> CameraConfiguration)?
 
     public init(configuration: CameraConfiguration, output: PreviewOutput, duration: Double? = nil, json: Bool = false,
                 picker: Bool = false, library: PhotoLibrary = PhotoLibrary(), switchEvery: Double? = nil,
@@ -57,7 +60,8 @@ extension CameraScreen {
         cameraOperator.timerSeconds = launch.timer
         return CameraScreen(cameraOperator: cameraOperator,
                             surface: window ?? terminal, configuration: configuration, monitor: CameraMonitor(),
-                            waitsForCamera: launch.waitsForCamera, picker: launch.picker, json: launch.json)
+                            waitsForCamera: launch.waitsForCamera, picker: launch.picker, json: launch.json,
+                            chooseMode: launch.chooseMode)
     }
 
     /// Starts the camera, then `adjust` (the command's zoom, torch, focus…), opens the socket other commands reach
@@ -74,16 +78,29 @@ extension CameraScreen {
             _ = shutter
             _ = recorder
         }
+        let inputs = handleInputs()
+        defer { inputs?.cancel() }
+        var terminalStarted = false
         do {
             try await session.start()
         } catch let error as CameraError {
-            // A window waits for a camera it may not open yet (busy, no permission) as for one that went away.
-            guard await waitAtLaunch(after: error, duration: launch.duration) else { throw error }
+            // A window or the terminal waits for a camera it may not open yet (busy, no permission) as for one
+            // that went away, with the message and the fix on screen.
+            if terminal != nil, Self.waitsAtLaunch(for: error), waitsForCamera {
+                terminal?.start()
+                terminalStarted = true
+            }
+            guard await waitAtLaunch(after: error, duration: launch.duration) else {
+                // q, Esc or the window closed while waiting is an ending like any other; the duration running
+                // out (or a signal) with the camera still refused is the failure.
+                if let ending = endedBy { return ending }
+                throw error
+            }
         }
         try await adjust(session)
         let server = startServer()
         defer { server?.stop() }
-        terminal?.start()
+        if !terminalStarted { terminal?.start() }
         let cycling = launch.switchEvery.map { seconds in
             Task {
                 while !Task.isCancelled {

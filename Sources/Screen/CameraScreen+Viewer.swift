@@ -1,4 +1,6 @@
+import Foundation
 import MediaFiles
+import Reports
 
 extension CameraScreen {
     /// `g` (and the last-photo thumbnail): the photo viewer on the gallery and the Videos folder, in a window of its
@@ -24,10 +26,27 @@ extension CameraScreen {
         }
         state.withLock { $0.viewer = viewer }
         Task {
-            _ = await viewer.run()
+            let ending = await viewer.run()
             self.state.withLock { $0.viewer = nil }
-            self.surface?.showMessage("Back to the camera", for: .milliseconds(1500))
+            // Enter chose a photo or video: its path on stdout, as `gstcam view` and the picker print theirs.
+            if case let .chosen(path) = ending {
+                print(json ? JSONOutput.line(EventRecord(event: "chosen", message: path)) : path)
+                fflush(nil)
+                self.surface?.showMessage("Chosen: \((path as NSString).lastPathComponent)", for: .seconds(2))
+            } else {
+                self.surface?.showMessage("Back to the camera", for: .milliseconds(1500))
+            }
         }
         return CameraActionOutcome(message: "Photo viewer: \(viewer.items.count) photos and videos")
+    }
+
+    /// Closes the viewer opened over the camera (the socket's `viewer` with `"open":false`); the camera window is
+    /// shown again.
+    func closeViewer() -> CameraActionOutcome {
+        guard let viewer = state.withLock({ $0.viewer }) else {
+            return CameraActionOutcome(message: "The photo viewer is not open", isError: true)
+        }
+        viewer.close()
+        return CameraActionOutcome(message: "Photo viewer closed")
     }
 }

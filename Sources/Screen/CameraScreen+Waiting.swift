@@ -37,7 +37,7 @@ extension CameraScreen {
         defer { state.withLock { $0.waiting = nil } }
         Standard.error.write("gstcam: \(error)\n")
         let message = Self.waitingMessage(for: error)
-        Standard.error.write("gstcam: \(message): \(camera.name) (\(camera.path)); the preview resumes when it is back\n")
+        Standard.error.write("gstcam: \(message): \(Self.label(camera)) (\(camera.path)); the preview resumes when it is back\n")
         printEvent("waiting", "\(message): \(error)")
         showWaiting(camera, message)
         var picture = await startWaitingPicture()
@@ -55,31 +55,51 @@ extension CameraScreen {
                 picture = nil
                 if await restart(on: other) {
                     resumed(on: other, from: camera, saying: "Camera", "Camera: \(other.name) (\(other.path)); "
-                            + "\(camera.name) is still gone", event: "switched")
+                            + "\(Self.label(camera)) is still gone", event: "switched")
                     return true
                 }
                 guard !isOver else { break }
                 showWaiting(camera, message)
                 picture = await startWaitingPicture()
             }
-            if clock.now >= nextTry, let back = monitor.cameras.first(where: { $0.isSameCamera(as: camera) && $0.isAccessible }),
-               Self.nodeExists(back.path) {
-                picture.map(stopHelper)
-                picture = nil
+            if clock.now >= nextTry, let back = cameraBack(camera, after: error) {
+                // The waiting picture stays while the camera is tried: a camera still busy fails before its window
+                // opens, and the error view stays as it was instead of being rebuilt at every try.
                 if await restart(on: back) {
+                    picture.map(stopHelper)
+                    picture = nil
                     let seconds = Int((clock.now - lost).inSeconds.rounded())
                     resumed(on: back, from: camera, saying: "Camera back",
-                            "\(back.name) is back (\(back.path)) after \(seconds) s; preview resumed", event: "resumed")
+                            "\(Self.label(back)) is back (\(back.path)) after \(seconds) s; preview resumed", event: "resumed")
                     return true
                 }
                 nextTry = clock.now + Self.retryInterval
                 guard !isOver else { break }
-                showWaiting(camera, message)
-                picture = await startWaitingPicture()
+                if let shown = picture {
+                    surface?.showAgain(shown)
+                    showWaiting(camera, message)
+                } else {
+                    showWaiting(camera, message)
+                    picture = await startWaitingPicture()
+                }
             }
             _ = await ticks.next()
         }
         return false
+    }
+
+    /// The camera's name, or "Camera" for one this user may not open (the name is read from the device).
+    static func label(_ camera: Camera) -> String { camera.name.isEmpty ? "Camera" : camera.name }
+
+    /// The camera to try again, when it may be: listed again and openable by this user. A camera refused for
+    /// permission is checked with access(2) each time, as the monitor does not open a node it knows again.
+    private func cameraBack(_ camera: Camera, after error: CameraError) -> Camera? {
+        if case .permissionDenied = error {
+            return access(camera.path, R_OK | W_OK) == 0 ? camera : nil
+        }
+        guard let back = monitor.cameras.first(where: { $0.isSameCamera(as: camera) && $0.isAccessible }),
+              Self.nodeExists(back.path) else { return nil }
+        return back
     }
 
     /// The screen shows `camera` again (or another one): the message goes, the socket follows the device.
@@ -102,15 +122,26 @@ extension CameraScreen {
 
     private func showWaiting(_ camera: Camera, _ message: String) {
         surface?.showLastingMessage(message)
-        surface?.setStatus("\(camera.name) (\(camera.path)) · disconnected")
-        if let error = state.withLock({ $0.waiting?.error }) {
-            surface?.showError(Self.errorView(for: error, camera: camera.name))
+        let error = state.withLock { $0.waiting?.error }
+        let condition = switch error {
+        case .deviceBusy: "in use"
+        case .permissionDenied: "no permission"
+        case .stalled: "no frames"
+        default: "disconnected"
+        }
+        surface?.setStatus("\(Self.label(camera)) (\(camera.path)) · \(condition)")
+        if let error {
+            surface?.showError(Self.errorView(for: error, camera: Self.label(camera)))
         }
     }
 
     /// A new session on the camera that came back, with the screen's settings and zoom; true once it shows frames.
     private func restart(on camera: Camera) async -> Bool {
         var configuration = self.configuration
+        if let chooseMode {
+            guard let chosen = try? chooseMode() else { return false }
+            configuration = chosen
+        }
         configuration.device = camera.path
         guard let candidate = try? CameraSession(configuration: configuration) else { return false }
         _ = try? candidate.setZoom(session.zoom)

@@ -31,6 +31,11 @@ protocol ScreenView: Sendable {
     func toggleControls() -> Bool?
     /// The full-window error view while the camera is gone; nil removes it.
     func showError(_ view: ErrorView?)
+    /// Shows `session` again, still running, after another one that was tried in its place failed to start (the
+    /// waiting picture after a camera that is still busy); a view that follows frames only needs nothing.
+    func showAgain(_ session: CameraSession)
+    /// A code the scan mode just read, highlighted for a moment (window only; the status line says it everywhere).
+    func showCode(_ highlight: ScanHighlight)
 }
 
 extension CameraWindow: ScreenView {
@@ -55,6 +60,8 @@ public final class CameraScreen: Sendable {
     private let cameraChanges: AsyncStream<CameraChange>
     /// Whether a camera that goes away is waited for (else the screen ends with its failure).
     let waitsForCamera: Bool
+    /// ScreenLaunch.chooseMode: the mode is chosen when the camera may be opened (nil: `configuration` has it).
+    let chooseMode: (@Sendable () throws -> CameraConfiguration)?
     /// The socket other commands reach this screen through; it follows camera switches.
     let server = Mutex<CameraRemoteServer?>(nil)
 
@@ -87,7 +94,9 @@ public final class CameraScreen: Sendable {
     let state = Mutex(State())
 
     init(cameraOperator: CameraOperator, surface: (any ScreenView)?, configuration: CameraConfiguration,
-         monitor: CameraMonitor, waitsForCamera: Bool = true, picker: Bool, json: Bool) {
+         monitor: CameraMonitor, waitsForCamera: Bool = true, picker: Bool, json: Bool,
+         chooseMode: (@Sendable () throws -> CameraConfiguration)? = nil) {
+        self.chooseMode = chooseMode
         self.waitsForCamera = waitsForCamera
         self.cameraOperator = cameraOperator
         self.surface = surface
@@ -134,6 +143,13 @@ public final class CameraScreen: Sendable {
 
     var isOver: Bool { state.withLock { $0.ending != nil || $0.stopRequested } }
 
+    /// Handles the view's inputs until cancelled; nil without a view.
+    func handleInputs() -> Task<Void, Never>? {
+        surface.map { surface in
+            Task { for await input in surface.inputs() { await self.handle(input) } }
+        }
+    }
+
     /// One user input: a key, a click, the wheel, or the window closing.
     func handle(_ input: ScreenInput) async {
         switch input {
@@ -178,7 +194,12 @@ public final class CameraScreen: Sendable {
             return outcome
         }
         if case let .focus(point) = action { surface?.showFocusSquare(at: point) }
-        let outcome = action == .toggleScan ? toggleScan() : action == .openViewer ? openViewer() : await cameraOperator.perform(action)
+        let outcome = switch action {
+        case .toggleScan: toggleScan()
+        case .openViewer: openViewer()
+        case .closeViewer: closeViewer()
+        default: await cameraOperator.perform(action)
+        }
         if action == .nextCamera, !outcome.isError, let device = session.device, let server = server.withLock({ $0 }) {
             server.move(to: RemoteSocketPath.path(forDevice: device))
         }
@@ -251,6 +272,7 @@ public final class CameraScreen: Sendable {
             let reader = Task {
                 for await code in codes {
                     self.surface?.showMessage("\(code.type): \(code.text)", for: .seconds(5))
+                    self.surface?.showCode(ScanHighlight(type: code.type, text: code.text, outline: code.outline))
                     if !(self.surface is TerminalView) {
                         print(self.json ? JSONOutput.line(CodeRecord(type: code.type, text: code.text)) : code.text)
                         fflush(nil)
@@ -276,11 +298,9 @@ public final class CameraScreen: Sendable {
 
     /// The loop: the status line twice a second, figures once a second (unless a picker or the terminal
     /// draws on stdout), until something ends the screen; while the camera is gone, waiting for it.
+    /// The view's inputs are handled meanwhile by `handleInputs()`'s task, which the caller starts (before the
+    /// camera starts, so q works while a camera refused at launch is waited for).
     public func run(duration: Double?, printFigures: Bool) async {
-        let inputTask = surface.map { surface in
-            Task { for await input in surface.inputs() { await self.handle(input) } }
-        }
-        defer { inputTask?.cancel() }
         let plugging = Task { for await change in cameraChanges { self.announce(change) } }
         defer { plugging.cancel() }
         let clock = ContinuousClock()
@@ -357,6 +377,11 @@ public final class CameraScreen: Sendable {
     private func announce(_ change: CameraChange) {
         // The camera the screen waits for is announced as back when it shows again.
         if case let .added(camera) = change, let waiting = state.withLock({ $0.waiting }), camera.isSameCamera(as: waiting.camera) {
+            return
+        }
+        // The camera shown, listed anew once it could be opened (it had no name while refused for permission).
+        if case let .added(camera) = change, state.withLock({ $0.waiting == nil && $0.camera?.path == camera.path }) {
+            state.withLock { $0.camera = camera }
             return
         }
         // The camera shown going away is the session's failure to report ("… was disconnected", or waiting for

@@ -22,6 +22,9 @@ final class CameraWindow: Sendable {
 
     struct State {
         var branch: Element?
+        /// The window branches of the last two sessions shown, with their frame sizes: the one before can be
+        /// shown again when the last one failed to start (`showAgain`).
+        var attached: [(session: ObjectIdentifier, branch: Element, frameSize: (width: Int, height: Int))] = []
         var inputObservers: [Int: AsyncStream<ScreenInput>.Continuation] = [:]
         var nextObserverID = 0
         var focusSquare: FocusSquare?
@@ -51,7 +54,8 @@ final class CameraWindow: Sendable {
     /// Draws into `session`'s window branch once the session adds it (make the call before `session.start()`).
     public func show(_ session: CameraSession) {
         state.withLock { $0.frameSize = (session.configuration.width, session.configuration.height) }
-        session.observeWindowBranch(added: { [weak self] branch in self?.attach(to: branch) },
+        let id = ObjectIdentifier(session)
+        session.observeWindowBranch(added: { [weak self] branch in self?.attach(to: branch, of: id) },
                                     failed: { [weak self] reason in self?.deliver(.windowClosed(reason: reason)) })
     }
 
@@ -145,7 +149,31 @@ final class CameraWindow: Sendable {
 
     // MARK: Attaching to the window branch
 
-    private func attach(to branch: Element) {
+    /// Draws into `session`'s window branch again (it still runs) after a session tried in its place failed.
+    func showAgain(_ session: CameraSession) {
+        let id = ObjectIdentifier(session)
+        let shown = state.withLock { state -> (branch: Element, frameSize: (width: Int, height: Int))? in
+            guard let entry = state.attached.last(where: { $0.session == id }) else { return nil }
+            state.frameSize = entry.frameSize
+            state.attached.append(entry)
+            state.attached.removeFirst(max(0, state.attached.count - 2))
+            return (entry.branch, entry.frameSize)
+        }
+        guard let shown else { return }
+        draw(into: shown.branch)
+    }
+
+    private func attach(to branch: Element, of session: ObjectIdentifier) {
+        state.withLock { state in
+            state.attached.append((session, branch, state.frameSize))
+            state.attached.removeFirst(max(0, state.attached.count - 2))
+        }
+        draw(into: branch)
+        probe(branch)
+    }
+
+    /// The status line, messages, control bar and window size into `branch`, which is the one shown from now on.
+    private func draw(into branch: Element) {
         let (status, message) = state.withLock { state in
             state.branch = branch
             return (state.status, state.message)
@@ -156,6 +184,10 @@ final class CameraWindow: Sendable {
         state.withLock { $0.stillFrame = still }
         fitWindow(in: branch)
         controlBar.attach(to: branch, frame: state.withLock { $0.frameSize })
+    }
+
+    /// Navigation events and the focus square of `branch`, once per branch.
+    private func probe(_ branch: Element) {
         if let input = branch.staticPad("sink") {
             // Navigation events travel upstream out of the branch towards the tee; they stop here.
             let pad = ProbedPad(input)

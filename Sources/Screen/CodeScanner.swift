@@ -1,4 +1,6 @@
 import CGStreamer
+import CZbar
+import Controls
 import Foundation
 import Synchronization
 import CameraErrors
@@ -14,6 +16,21 @@ public final class CodeScanner: Sendable {
     public struct Code: Sendable, Equatable, Hashable {
         public let type: String
         public let text: String
+        /// Where the code is in the frame (its corners, 0…1 of the frame's width and height), found with libzbar
+        /// on the frame the zbar element read; empty when it was not found. Not part of the code's identity.
+        public var outline: [NormalizedPoint] = []
+
+        public init(type: String, text: String, outline: [NormalizedPoint] = []) {
+            self.type = type
+            self.text = text
+            self.outline = outline
+        }
+
+        public static func == (first: Code, second: Code) -> Bool { first.type == second.type && first.text == second.text }
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(type)
+            hasher.combine(text)
+        }
     }
 
     private let session: CameraSession
@@ -113,12 +130,37 @@ public final class CodeScanner: Sendable {
                   String(cString: gst_structure_get_name(structure)) == "barcode",
                   let symbol = gst_structure_get_string(structure, "symbol") else { continue }
             let type = gst_structure_get_string(structure, "type").map { String(cString: $0) } ?? "code"
-            let code = Code(type: type, text: String(cString: symbol))
+            var code = Code(type: type, text: String(cString: symbol))
             let observers: [AsyncStream<Code>.Continuation] = state.withLock { state in
                 guard state.seen.insert(code).inserted else { return [] }
                 return state.observers
             }
+            guard !observers.isEmpty else { continue }
+            code.outline = Self.outline(of: code.text, in: structure)
             for observer in observers { observer.yield(code) }
+        }
+    }
+
+    /// The corners of the code reading `text` in the frame attached to the zbar element's message (scan.decoder
+    /// sets attach-frame; the frame is I420, its first plane grey), normalised; empty when it is not found.
+    private static func outline(of text: String, in structure: UnsafePointer<GstStructure>) -> [NormalizedPoint] {
+        guard let value = gst_structure_get_value(structure, "frame"), let boxed = g_value_get_boxed(value) else { return [] }
+        let sample = OpaquePointer(boxed)
+        guard let buffer = gst_sample_get_buffer(sample), let caps = gst_sample_get_caps(sample),
+              let format = gst_caps_get_structure(caps, 0) else { return [] }
+        var width: gint = 0, height: gint = 0
+        guard gst_structure_get_int(format, "width", &width) != 0, gst_structure_get_int(format, "height", &height) != 0,
+              width > 0, height > 0 else { return [] }
+        // GStreamer's default I420 layout: the grey plane first, rows rounded up to 4 bytes.
+        let stride = (Int(width) + 3) & ~3
+        var map = GstMapInfo()
+        guard gstcam_buffer_map_read(buffer, &map) != 0 else { return [] }
+        defer { gst_buffer_unmap(buffer, &map) }
+        guard let data = map.data, Int(map.size) >= stride * Int(height) else { return [] }
+        var points = [Int32](repeating: 0, count: 16)
+        let count = gstcam_zbar_outline(data, UInt32(width), UInt32(height), UInt32(stride), text, &points, 8)
+        return (0..<Int(count)).map { index in
+            NormalizedPoint(x: Double(points[2 * index]) / Double(width), y: Double(points[2 * index + 1]) / Double(height))
         }
     }
 }

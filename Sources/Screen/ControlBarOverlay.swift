@@ -18,6 +18,9 @@ final class ControlBarOverlay: Sendable {
         var bar = ControlBar()
         var whiteout = 0.0
         var error: ErrorView?
+        /// A code just read (scan mode), over the picture and the bar until it is taken off.
+        var code: (highlight: ScanHighlight, id: Int)?
+        var nextCodeID = 0
         /// The SVG set last, not to set (and parse) the same again.
         var drawn: String?
     }
@@ -61,6 +64,21 @@ final class ControlBarOverlay: Sendable {
     func show(error: ErrorView?) {
         state.withLock { $0.error = error }
         redraw()
+    }
+
+    /// Highlights a code just read for ScanHighlight.duration (a newer code replaces it).
+    func show(code highlight: ScanHighlight) {
+        let id = state.withLock { state in
+            state.nextCodeID += 1
+            state.code = (highlight, state.nextCodeID)
+            return state.nextCodeID
+        }
+        redraw()
+        Task {
+            try? await Task.sleep(for: ScanHighlight.duration)
+            state.withLock { if $0.code?.id == id { $0.code = nil } }
+            redraw()
+        }
     }
 
     /// The shutter's flash: the picture goes white and fades back within `whiteoutDuration`.
@@ -109,8 +127,11 @@ final class ControlBarOverlay: Sendable {
     private func redraw() {
         state.withLock { state in
             guard let overlay = state.overlay, state.frame.width > 0, state.frame.height > 0 else { return }
-            let svg = state.error.map { $0.svg(width: state.frame.width, height: state.frame.height) }
+            var svg = state.error.map { $0.svg(width: state.frame.width, height: state.frame.height) }
                 ?? state.bar.svg(width: state.frame.width, height: state.frame.height, whiteout: state.whiteout)
+            if state.error == nil, let code = state.code, svg.hasSuffix("</svg>") {
+                svg = String(svg.dropLast(6)) + code.highlight.svgBody(width: state.frame.width, height: state.frame.height) + "</svg>"
+            }
             guard svg != state.drawn else { return }
             state.drawn = svg
             // Under the lock, so two redraws cannot set their pictures in the wrong order (rsvgoverlay's own lock is

@@ -49,6 +49,8 @@ public final class PhotoViewer: Sendable {
         var closed = false
         var messageID = 0
         var refresher: Task<Void, Never>?
+        /// The video being played in the window (space starts and stops it).
+        var player: VideoPlayer?
     }
     private let state: Mutex<State>
     private let inputs: AsyncStream<ScreenInput>
@@ -126,6 +128,9 @@ public final class PhotoViewer: Sendable {
             switch input {
             case let .key(name):
                 switch name {
+                // A video: space plays it in the window and stops it; Esc stops it before it closes the viewer.
+                case "space" where current?.isVideo == true: togglePlayback()
+                case "Escape" where stopPlayback(): break
                 case "Left", "KP_Left", "Page_Up", "BackSpace": await step(-1)
                 case "Right", "KP_Right", "Page_Down", "space": await step(1)
                 case "Home": await step(-Int.max / 2)
@@ -148,8 +153,44 @@ public final class PhotoViewer: Sendable {
         return .closed
     }
 
+    /// Plays the video shown, or stops the one playing.
+    private func togglePlayback() {
+        if stopPlayback() {
+            showMessage("Stopped", for: .seconds(1))
+            return
+        }
+        guard let video = current, video.isVideo else { return }
+        do {
+            let player = try VideoPlayer.start(path: video.path, frame: { [weak self] picture in
+                guard let self else { return }
+                self.state.withLock { $0.picture = picture }
+                self.push()
+            }, ended: { [weak self] failure in
+                guard let self else { return }
+                self.state.withLock { $0.player = nil }
+                self.showMessage(failure.map { "Cannot play \(video.name): \($0)" } ?? "End of the video", for: .seconds(failure == nil ? 2 : 5))
+            })
+            state.withLock { $0.player = player }
+            showMessage("▶ Playing · space or Esc stops", for: .seconds(2))
+        } catch {
+            showMessage("Cannot play \(video.name): \(error)", for: .seconds(5))
+        }
+    }
+
+    /// Stops the video playing, if one is; whether one was.
+    @discardableResult
+    private func stopPlayback() -> Bool {
+        guard let player = state.withLock({ state -> VideoPlayer? in
+            defer { state.player = nil }
+            return state.player
+        }) else { return false }
+        player.stop()
+        return true
+    }
+
     /// Closes the window (also ends a `run()` in progress).
     public func close() {
+        stopPlayback()
         let (input, watch, wasClosed) = state.withLock { state in
             defer {
                 state.closed = true
@@ -171,6 +212,7 @@ public final class PhotoViewer: Sendable {
 
     /// Moves by `offset` photos, stopping at the first and the last (said on the screen).
     private func step(_ offset: Int) async {
+        stopPlayback()
         let moved: Bool? = state.withLock { state in
             guard !state.items.isEmpty else { return nil }
             let target = min(max(0, state.index.addingReportingOverflow(offset).partialValue), state.items.count - 1)
@@ -188,6 +230,7 @@ public final class PhotoViewer: Sendable {
     /// Moves the photo shown to the trash and shows the next one (the previous one after the last).
     private func trashShown() async {
         guard let photo = current else { return }
+        stopPlayback()
         do {
             try trash.moveToTrash(photo.path)
         } catch {
@@ -212,7 +255,7 @@ public final class PhotoViewer: Sendable {
             return
         }
         let decoded = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: DecodedPicture.decode(photo.path)) }
+            DispatchQueue.global().async { continuation.resume(returning: DecodedPicture.decode(photo.path, orientation: photo.orientation)) }
         }
         let (index, count) = state.withLock { ($0.index, $0.items.count) }
         var parts = (photo.isVideo ? ["▶ Video"] : []) + [photo.name, "\(index + 1)/\(count)", photo.displayDate]
@@ -369,12 +412,17 @@ final class DecodedPicture: @unchecked Sendable {
 
     init(_ sample: OwnedSample) { self.sample = sample }
 
-    /// The first frame of `path` through pipelines/viewer.decoder, within 10 s.
-    static func decode(_ path: String) -> Result<DecodedPicture, Failure> {
+    /// videoflip's video-direction for each EXIF Orientation (1…8): what turns the stored pixels upright.
+    static let flips = [1: "identity", 2: "horiz", 3: "180", 4: "vert", 5: "ul-lr", 6: "90r", 7: "ur-ll", 8: "90l"]
+
+    /// The first frame of `path` through pipelines/viewer.decoder, within 10 s, turned upright by its EXIF
+    /// `orientation` (decodebin does not apply the JPEG's orientation tag itself).
+    static func decode(_ path: String, orientation: Int = 1) -> Result<DecodedPicture, Failure> {
         let pipeline: Element
         do {
             let file = try PipelineFile.load("viewer.decoder")
-            pipeline = try PipelineParser.parsePipeline(try file.description(with: ["path": path]), file: file.path)
+            let flip = flips[orientation] ?? "identity"
+            pipeline = try PipelineParser.parsePipeline(try file.description(with: ["path": path, "flip": flip]), file: file.path)
         } catch {
             return .failure(Failure(reason: "\(error)"))
         }

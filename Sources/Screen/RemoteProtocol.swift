@@ -94,6 +94,12 @@ enum RemoteRequest: Equatable {
             case let .success(on?): return .success(.action(.torch(on: on)))
             case .success(nil): return .success(.action(.toggleTorch))
             }
+        case "viewer":
+            switch field("open", Bool.self, "true or false (left out: true)") {
+            case let .failure(error): return .failure(error)
+            case .success(false?): return .success(.action(.closeViewer))
+            case .success: return .success(.action(.openViewer))
+            }
         case "focus":
             if let x = number("x"), let y = number("y"), (0...1).contains(x), (0...1).contains(y) {
                 return .success(.action(.focus(at: NormalizedPoint(x: x, y: y))))
@@ -200,7 +206,7 @@ enum RemoteRequest: Equatable {
     }
 
     static let commands = ["status", "capture", "zoom", "torch", "focus", "switch", "flash", "record_start", "record_begin", "record_stop",
-                           "record_status"]
+                           "record_status", "viewer"]
 
     /// Zoom goes optically first where the camera has it, then digitally; the screen clamps a factor past the
     /// largest to the largest, as the wheel does, and replies with the zoom it applied.

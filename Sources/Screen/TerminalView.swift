@@ -34,6 +34,8 @@ final class TerminalView: ScreenView {
         var countdown: Int?
         /// The last photo, drawn small in the top right corner over the picture.
         var thumbnail: PhotoThumbnail?
+        /// What failed and the fix, under the lasting message while the camera is gone (the window's error view).
+        var error: ErrorView?
     }
 
     private var session: CameraSession { state.withLock { $0.session } }
@@ -202,15 +204,31 @@ final class TerminalView: ScreenView {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
-    /// The screen with no picture: the lasting message in the middle, the status line at the bottom.
+    /// The error view's text as the window shows it: what failed and the fix, then how the screen comes back.
+    func showError(_ view: ErrorView?) {
+        let draw = state.withLock { state in
+            state.error = view
+            return state.lastingMessage != nil && state.started && !state.restored
+        }
+        if draw { drawWithoutPicture() }
+    }
+
+    /// The screen with no picture: the lasting message in the middle (the error's text under it), the status
+    /// line at the bottom.
     private func drawWithoutPicture() {
         let (columns, rows) = Self.terminalSize()
-        let (status, message) = state.withLock { state in
+        let (status, message, error) = state.withLock { state in
             state.size = (0, 0)  // the next frame clears the screen, as after a resize
-            return (state.status, state.lastingMessage ?? "")
+            return (state.status, state.lastingMessage ?? "", state.error)
         }
         let shown = String(message.prefix(columns))
-        var text = "\u{1B}[0m\u{1B}[2J\u{1B}[\(max(1, rows / 2));\(max(1, (columns - shown.count) / 2 + 1))H" + shown
+        let width = max(12, min(columns - 4, 72))
+        let lines = error.map { ErrorView.wrap($0.detail, width: width) + [""] + ErrorView.wrap($0.footer, width: width) } ?? []
+        let top = max(1, rows / 2 - (lines.isEmpty ? 0 : 1 + lines.count / 2))
+        var text = "\u{1B}[0m\u{1B}[2J\u{1B}[\(top);\(max(1, (columns - shown.count) / 2 + 1))H\u{1B}[1m" + shown + "\u{1B}[0m"
+        for (index, line) in lines.enumerated() where top + 2 + index < rows {
+            text += "\u{1B}[\(top + 2 + index);\(max(1, (columns - width) / 2 + 1))H" + String(line.prefix(columns))
+        }
         text += "\u{1B}[\(rows);1H\u{1B}[7m" + String(status.prefix(columns)) + "\u{1B}[0m\u{1B}[K"
         write(text)
     }

@@ -9,16 +9,21 @@ public struct ViewerItem: Sendable, Equatable {
     public let date: Date
     /// "2026-11-30 14:32:05", local time.
     public let displayDate: String
-    /// Width × height when known without decoding (photos).
+    /// Width × height as shown (turned by the EXIF orientation), when known without decoding (photos).
     public let size: PixelSize?
     public let isVideo: Bool
+    /// EXIF Orientation (1: as stored); the decoder turns the picture upright with it.
+    public let orientation: Int
 
     public init(_ photo: GalleryPhoto) {
         path = photo.path
         name = photo.name
         date = photo.date
         displayDate = photo.displayDate
-        size = photo.size
+        orientation = photo.orientation
+        // 5…8 swap width and height.
+        let turned = photo.orientation >= 5
+        size = photo.size.map { turned ? PixelSize(width: $0.height, height: $0.width) : $0 }
         isVideo = false
     }
 
@@ -29,6 +34,7 @@ public struct ViewerItem: Sendable, Equatable {
         displayDate = video.displayDate
         size = nil
         isVideo = true
+        orientation = 1
     }
 
     /// Photos and videos together, newest first (equal dates: by name, last first), as the gallery orders photos.

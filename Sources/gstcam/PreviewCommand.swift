@@ -63,13 +63,26 @@ enum PreviewCommand: Command {
                           picker: Bool, library: PhotoLibrary = PhotoLibrary(),
                           switchEvery: Double? = nil, waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0) async throws -> CameraScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
-        let choice = try camera.modeChoice(for: .preview)
-        if json, choice.mode != nil, !picker, output != .terminal {
-            print(JSONOutput.line(EventRecord(event: "mode", mode: ModeRecord(choice))))
+        let configuration: CameraConfiguration
+        var chooseLater = false
+        do {
+            let choice = try camera.modeChoice(for: .preview)
+            if json, choice.mode != nil, !picker, output != .terminal {
+                print(JSONOutput.line(EventRecord(event: "mode", mode: ModeRecord(choice))))
+            }
+            configuration = choice.configuration
+        } catch CameraError.permissionDenied where waitsForCamera && output != .none {
+            // The screen opens anyway, with the error view, and chooses the mode once the camera may be opened.
+            configuration = camera.configuration
+            chooseLater = true
         }
-        let launch = ScreenLaunch(configuration: choice.configuration, output: output, duration: duration, json: json,
+        var launch = ScreenLaunch(configuration: configuration, output: output, duration: duration, json: json,
                                   picker: picker, library: library, switchEvery: switchEvery, waitsForCamera: waitsForCamera,
                                   flash: flash, timer: timer)
+        if chooseLater {
+            let later = camera
+            launch.chooseMode = { try later.modeChoice(for: .preview).configuration }
+        }
         let screen = try CameraScreen.make(launch)
         let interrupt = Interrupt { screen.stop() }
         let options = camera

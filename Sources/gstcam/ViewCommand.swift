@@ -20,6 +20,7 @@ enum ViewCommand: Command {
     KEYS AND MOUSE:
       ← / →, wheel, click    Previous (newer) / next (older) photo; a click on the left or right half of the window.
       Home / End             The newest / the oldest photo.
+      space                  On a video: play it in the window (no sound); space or Esc stops it. On a photo: next.
       Delete                 Move the photo to the desktop trash (freedesktop.org trash: restore it from the file
                              manager, `gio trash --restore` or trash-restore) and show the next one.
       Enter                  Print the photo's (or video's) path (with --json its gallery record) and exit 0.

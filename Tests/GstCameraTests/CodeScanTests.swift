@@ -57,3 +57,45 @@ extension CodeScanTests {
         #expect(try terminal.wait(4) { try terminal.screen().contains("QR-Code: gstcam screen scan") }, "\((try? terminal.screen()) ?? "")")
     }
 }
+
+extension CodeScanTests {
+    /// The window's `s`: a code read is highlighted for a moment — its outline in green (the QR code spans about
+    /// x 130…510, y 50…430 of the 640×480 picture, the test image letterboxed between black bars) and a card with its
+    /// text — then the highlight goes.
+    @Test func sInTheWindowHighlightsTheCodeRead() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let camera = try Self.qrCamera("https://example.org/gstcam?scan=window", in: folder)
+        let screen = try ScreenProcess(["preview", "--pipeline", camera, "--width", "640", "--height", "480", "--sink", "ximagesink",
+                                        "--duration", "20"])
+        defer { screen.remove() }
+        func green(_ image: (width: Int, height: Int, rgb: [UInt8])) -> Int {
+            countPixels(image, near: (0x30, 0xD1, 0x58), tolerance: 30, x: 0..<640, y: 0..<480)
+        }
+        #expect(screen.wait(8) { screen.output.contains("frames") }, "no figures: \(screen.errors)")
+        var image = (width: 0, height: 0, rgb: [UInt8]())
+        image = try screenshot(into: screen.folder, name: "before.png")
+        #expect(green(image) < 200, "green before any code: \(green(image))")
+        try xdotool("mousemove", "320", "240", "key", "s")
+        #expect(screen.wait(5) { screen.output.contains("https://example.org/gstcam?scan=window\n") }, "\(screen.output)\(screen.errors)")
+        #expect(screen.wait(3) {
+            image = (try? screenshot(into: screen.folder, name: "highlight.png")) ?? image
+            return green(image) > 5000
+        }, "no highlight: \(green(image)) green pixels")
+        // The outline runs along the code's left edge, and not round the whole picture (nothing in the black bar).
+        let edge = countPixels(image, near: (0x30, 0xD1, 0x58), tolerance: 30, x: 118..<142, y: 60..<280)
+        let bar = countPixels(image, near: (0x30, 0xD1, 0x58), tolerance: 30, x: 0..<40, y: 0..<270)
+        #expect(edge > 800 && bar < 100, "not the code's outline: \(edge) green pixels on its left edge, \(bar) in the black bar")
+        // The card with the code's text above the control bar, outlined in the same green.
+        let card = countPixels(image, near: (0x30, 0xD1, 0x58), tolerance: 30, x: 40..<600, y: 280..<356)
+        #expect(card > 1500, "no card for the code: \(card) green pixels round it")
+        // It goes after a moment; the code is not read again (each code once).
+        #expect(screen.wait(6) {
+            image = (try? screenshot(into: screen.folder, name: "after.png")) ?? image
+            return green(image) < 200
+        }, "the highlight stays: \(green(image)) green pixels")
+        try xdotool("mousemove", "320", "240", "key", "q")
+        #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
+    }
+}

@@ -145,4 +145,94 @@ import GstCamera
         try xdotool("key", "q")
         #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
     }
+
+    @Test func theSocketOpensAndClosesTheViewerAndEnterInItPrintsTheChosenPath() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let photo = "/photos/IMG_20261130_100000_000.jpg"
+        let screen = try ScreenProcess(["preview", "--pipeline", "test-pattern", "--sink", "ximagesink", "--width", "640",
+                                        "--height", "480", "--duration", "30"]) { folder in
+            try makePhoto(folder + photo, width: 320, height: 240, color: Self.orange, modified: "2026-11-30 10:00")
+        }
+        defer { screen.remove() }
+        #expect(screen.wait { screen.output.contains("frames") }, "no figures: \(screen.errors)")
+        func send(_ request: String) throws -> ProcessResult {
+            try runProcess(gstcamBinary, ["preview", "--pipeline", "test-pattern", "--send", request], environment: screen.environment())
+        }
+        // {"command":"viewer"} opens it over the camera; "open":false closes it.
+        let opened = try send(#"{"command":"viewer"}"#)
+        #expect(opened.status == 0 && opened.output.contains("Photo viewer: 1 photos and videos"), "\(opened.output)\(opened.error)")
+        #expect(try waitForWindow(sized: "320x240"), "no viewer window: \(screen.errors)")
+        _ = try waitForColor(Self.orange, at: 160, 100, in: screen.folder)
+        let again = try send(#"{"command":"viewer","open":true}"#)
+        #expect(again.output.contains("The photo viewer is open"), "\(again.output)")
+        let closed = try send(#"{"command":"viewer","open":false}"#)
+        #expect(closed.status == 0 && closed.output.contains("Photo viewer closed"), "\(closed.output)\(closed.error)")
+        let back = try waitForColor((191, 191, 191), at: 40, 100, in: screen.folder)
+        #expect(countPixels(back, near: Self.orange, tolerance: 30, x: 0..<320, y: 40..<180) < 100, "the viewer did not close")
+        let notOpen = try send(#"{"command":"viewer","open":false}"#)
+        #expect(notOpen.status == 1 && notOpen.output.contains("The photo viewer is not open"), "\(notOpen.output)")
+        let wrong = try send(#"{"command":"viewer","open":"yes"}"#)
+        #expect(wrong.status == 1 && wrong.output.contains("must be true or false (left out: true)"), "\(wrong.output)")
+
+        // g, then Enter in the viewer: the chosen photo's path on stdout, and the camera again.
+        try xdotool("mousemove", "100", "100", "key", "g")
+        _ = try waitForColor(Self.orange, at: 160, 100, in: screen.folder)
+        try xdotool("key", "Return")
+        #expect(screen.wait(5) { screen.output.contains("\n" + screen.folder + photo + "\n") }, "no chosen path: \(screen.output)")
+        _ = try waitForColor((191, 191, 191), at: 40, 100, in: screen.folder)
+        try xdotool("key", "q")
+        #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
+    }
+
+    /// A photo whose EXIF Orientation is 6 (stored on its side, "turn 90° clockwise to show") shows upright: the
+    /// blue band along the stored pixels' top is along the right edge, in a window as tall as the photo is shown.
+    @Test func aPhotoIsShownTurnedByItsEXIFOrientation() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        let photo = folder + "/photos/IMG_20261130_100000_000.jpg"
+        let made = try runProcess("/usr/bin/convert", ["-size", "320x240", "xc:#d02020", "-fill", "#2040d0", "-draw", "rectangle 0,0 319,59", photo])
+        #expect(made.status == 0, "\(made.error)")
+        let tagged = try runProcess("/usr/bin/exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", photo])
+        #expect(tagged.status == 0, "\(tagged.error)")
+        let viewer = try BackgroundGstcam(["view", "--dir", folder + "/photos", "--sink", "ximagesink"], folder: folder)
+        defer { viewer.remove() }
+        #expect(try waitForWindow(sized: "240x320"), "no upright window: \(viewer.errors)")
+        let shown = try waitForColor(Self.red, at: 60, 160, in: folder)
+        // Turned clockwise: the band is the right 60 columns, the rest red; none of it along the top.
+        let right = countPixels(shown, near: Self.blue, tolerance: 30, x: 185..<235, y: 60..<270)
+        let top = countPixels(shown, near: Self.blue, tolerance: 30, x: 0..<170, y: 0..<55)
+        #expect(right > 8000 && top == 0, "not turned: \(right) blue pixels on the right, \(top) along the top")
+        try xdotool("mousemove", "100", "100", "key", "Escape")
+        #expect(viewer.exitStatus(within: 5) == 2, "\(viewer.errors)")
+    }
+
+    /// A video is played in the viewer's window with space (its later frames show), and Esc while it plays stops it
+    /// without closing the viewer (Enter then still chooses it).
+    @Test func spacePlaysAVideoInTheWindowAndEscStopsIt() throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/videos", withIntermediateDirectories: true)
+        // Green for 0.6 s, then blue for 8 s.
+        let video = folder + "/videos/VID_20261128_100000_000.mp4"
+        let made = try runProcess("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "color=c=0x20c020:s=320x240:r=10:d=0.6",
+                                                     "-f", "lavfi", "-i", "color=c=0x2040d0:s=320x240:r=10:d=8",
+                                                     "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]", "-map", "[v]",
+                                                     "-c:v", "libx264", "-pix_fmt", "yuv420p", video])
+        #expect(made.status == 0, "\(made.error)")
+        let viewer = try BackgroundGstcam(["view", "--dir", folder + "/videos", "--sink", "ximagesink"], folder: folder)
+        defer { viewer.remove() }
+        // A video's size is not read before it is decoded: the window opens at 640×480 and scales it.
+        #expect(try waitForWindow(sized: "640x480"), "no viewer window: \(viewer.errors)")
+        _ = try waitForColor(Self.green, at: 160, 100, in: folder)
+        try xdotool("mousemove", "100", "100", "key", "space")
+        let playing = try waitForColor(Self.blue, at: 160, 100, in: folder)
+        #expect(countPixels(playing, near: Self.blue, tolerance: 30, x: 0..<640, y: 80..<400) > 150_000, "not played: \(viewer.errors)")
+        try xdotool("key", "Escape")
+        try xdotool("key", "Return")
+        #expect(viewer.exitStatus(within: 5) == 0, "Esc while playing closed the viewer: \(viewer.errors)")
+        #expect(viewer.output == video + "\n")
+    }
 }
