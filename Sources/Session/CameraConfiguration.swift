@@ -29,6 +29,10 @@ public struct CameraConfiguration: Sendable, Equatable {
     /// How long a running camera may send no frame before the session fails with `CameraError.stalled`;
     /// nil only warns.
     public var stallTimeout: Duration? = .seconds(5)
+    /// Whether `frames()` delivers preview frames. A session only for photos or recording sets false: it then
+    /// has no preview branch at all (nothing to link, negotiate or convert), and `frames()` ends at once;
+    /// `frameNumbers()` and `frameCount` still count every frame.
+    public var previewFrames = true
 
     public init(pipeline: String = "default", device: String? = nil, width: Int = 640, height: Int = 480,
                 framerate: FrameRate = 30, displaySink: String? = nil, jpegQuality: Int = 85,

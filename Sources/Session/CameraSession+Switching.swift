@@ -115,7 +115,7 @@ extension CameraSession {
         let rezoomed = try applyZoom(zoom, to: shared.withLock { $0.pipeline } ?? pipeline)
         shared.withLock { $0.zoom = rezoomed }
         let framesBefore = frameCount
-        for await frame in frames() where frame.number > framesBefore { break }
+        for await number in frameNumbers() where number > framesBefore { break }
         return CameraSwitch(from: current, to: device, duration: ContinuousClock.now - requested)
     }
 

@@ -100,7 +100,11 @@ enum CaptureCommand: Command {
         }
         let choice = try camera.modeChoice(for: .photo)
         let mode = ModeRecord(choice)
-        let session = try CameraSession(configuration: choice.configuration, camera: choice.camera)
+        var configuration = choice.configuration
+        // Only the flash's auto mode looks at a preview frame (the scene's brightness); otherwise nothing reads
+        // frames, so the session has no preview branch to build (issue 13).
+        configuration.previewFrames = flashMode == .auto
+        let session = try CameraSession(configuration: configuration, camera: choice.camera)
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }
         do {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import CameraErrors
 @testable import Session
@@ -39,5 +40,40 @@ import Testing
         await #expect(throws: CameraError.notRunning(state: "stopped")) {
             _ = try await session.capturePhoto(to: "/tmp/never.jpg")
         }
+    }
+
+    /// `gstcam capture` (issue 13): a session only for photos has no preview branch to link or negotiate, yet
+    /// counts frames, ends `frames()` at once, and takes a photo of the camera's picture.
+    @Test func aSessionForPhotosOnlyHasNoPreviewBranchYetCountsFramesAndTakesPhotos() async throws {
+        var configuration = CameraConfiguration(pipeline: "test-pattern", width: 320, height: 240)
+        configuration.previewFrames = false
+        let session = try CameraSession(configuration: configuration)
+        try await session.start()
+        defer { session.stop() }
+        let pipeline = try #require(session.shared.withLock { $0.pipeline?.pipeline })
+        #expect(pipeline.child(named: "preview") == nil)
+        var delivered = 0
+        for await _ in session.frames() { delivered += 1 }
+        #expect(delivered == 0)
+        for await number in session.frameNumbers() where number >= 5 { break }
+        #expect(session.frameCount >= 5)
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = try await session.capturePhoto(to: folder + "/bars.jpg")
+        #expect(photo.width == 320 && photo.height == 240)
+        // SMPTE bars: the leftmost bar is 75% white, the second yellow.
+        let pixels = try MotionJPEGTablesTests.decoded(photo.path)
+        func rgb(_ x: Int, _ y: Int) -> [UInt8] { Array(pixels[(y * 320 + x) * 3..<(y * 320 + x) * 3 + 3]) }
+        #expect(rgb(10, 20).allSatisfy { $0 > 170 })
+        #expect(rgb(60, 20)[0] > 170 && rgb(60, 20)[1] > 170 && rgb(60, 20)[2] < 60)
+    }
+
+    /// The shipped pipeline files have no preview branch of their own: a session that wants frames gets
+    /// pipelines/preview.branch at the tee.
+    @Test func aSessionForFramesGetsThePreviewBranchAtTheTee() async throws {
+        let session = try await startTestPattern(width: 160, height: 120)
+        defer { session.stop() }
+        let pipeline = try #require(session.shared.withLock { $0.pipeline?.pipeline })
+        #expect(pipeline.child(named: "preview") != nil)
     }
 }
