@@ -27,6 +27,9 @@ public final class CameraSession: Sendable {
     /// pipelines with a `camera-jpeg` tee; without the file, JPEG photos are always encoded from the frames.
     private let cameraJPEGBranchFile: PipelineFile?
     private let displayBranchFile: PipelineFile?
+    /// pipelines/preview.branch, for pipeline files without a `preview` appsink of their own; nil when the
+    /// configuration wants no preview frames.
+    private let previewBranchFile: PipelineFile?
     /// The camera as the command probed it to choose the mode (`ModeChoice.camera`), used instead of probing it
     /// again when the pipeline is built for that same device.
     let probedCamera: Camera?
@@ -147,6 +150,7 @@ public final class CameraSession: Sendable {
         })
         cameraJPEGBranchFile = try? PipelineFile.load("photo-camera-jpeg.branch")
         displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
+        previewBranchFile = configuration.previewFrames ? try PipelineFile.load("preview.branch") : nil
         let known: Set = ["device", "width", "height", "framerate"]
         if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
             throw CameraError.unknownPipelineParameter(file: pipelineFile.path, name: unknown)
@@ -189,9 +193,14 @@ public final class CameraSession: Sendable {
     public var pipelinePath: String { pipelineFile.path }
 
     /// Preview frames with latest-frame semantics: a slow reader gets the newest frame, never a backlog.
-    /// Each call makes a new stream; it ends when the session stops or fails.
+    /// Each call makes a new stream; it ends when the session stops or fails, and at once when the
+    /// configuration asked for no preview frames (`CameraConfiguration.previewFrames`).
     public func frames() -> AsyncStream<Frame> {
         let (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
+        guard configuration.previewFrames else {
+            continuation.finish()
+            return stream
+        }
         register(continuation, in: \.frameObservers)
         return stream
     }
@@ -382,19 +391,8 @@ public final class CameraSession: Sendable {
         }
         let tee = pipeline.child(named: "split")!
         try PipelineContract.checkSplit(tee, file: file)
-        let preview = pipeline.child(named: "preview")!
-        try PipelineContract.checkAppSink(preview, name: "preview", file: file)
-        // Latest-frame semantics regardless of what the file says: never queue stale frames.
-        preview.set("drop", true)
-        preview.set("max-buffers", UInt32(1))
-        preview.set("sync", false)
-        preview.set("emit-signals", false)
-        // Frames are copied out at once; holding the last one would pin a camera buffer (and, on a switch, the
-        // previous camera's queue).
-        preview.set("enable-last-sample", false)
-        AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
-        gateConversion(into: preview, from: tee)
         let branches = TeeBranches(pipeline: pipeline, tee: tee)
+        try attachPreview(pipeline: pipeline, tee: tee, branches: branches, file: file)
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
             window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
@@ -419,8 +417,46 @@ public final class CameraSession: Sendable {
         ("source", "the camera source"),
         ("zoom", "the videocrop that does digital zoom"),
         ("split", "the tee that feeds the preview and the photo branch"),
-        ("preview", "the appsink that delivers preview frames"),
     ]
+
+    /// Preview frames come from the file's own `preview` appsink when it has one, else from
+    /// pipelines/preview.branch added at the tee, and only when the configuration wants them: a session only
+    /// for photos (`previewFrames` false) counts frames where they enter the tee and has no preview branch to
+    /// link, negotiate or feed (issue 13: a cold photo pays for nothing it does not use).
+    private func attachPreview(pipeline: Element, tee: Element, branches: TeeBranches, file: String) throws {
+        if let preview = pipeline.child(named: "preview") {
+            try PipelineContract.checkAppSink(preview, name: "preview", file: file)
+            configurePreview(preview)
+            gateConversion(into: preview, from: tee)
+            return
+        }
+        guard let branchFile = previewBranchFile else {
+            tee.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
+                _ = self?.count(convertedFor: false)
+                return GST_PAD_PROBE_OK
+            }
+            return
+        }
+        let branch = try PipelineContract.appSinkBranch(branchFile, parameters: [:], sinkName: "preview",
+                                                        purpose: "the appsink that delivers preview frames")
+        configurePreview(branch.sink)
+        guard (try? branches.attach(branch.bin, input: branch.input)) != nil else {
+            throw CameraError.badPipelineFile(file: branchFile.path, detail: "the preview branch could not be linked to the tee")
+        }
+        gate(at: branch.input, preview: branch.sink)
+    }
+
+    private func configurePreview(_ preview: Element) {
+        // Latest-frame semantics regardless of what the file says: never queue stale frames.
+        preview.set("drop", true)
+        preview.set("max-buffers", UInt32(1))
+        preview.set("sync", false)
+        preview.set("emit-signals", false)
+        // Frames are copied out at once; holding the last one would pin a camera buffer (and, on a switch, the
+        // previous camera's queue).
+        preview.set("enable-last-sample", false)
+        AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
+    }
 
     private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws -> Element {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
@@ -600,15 +636,21 @@ public final class CameraSession: Sendable {
         for _ in 0..<64 {
             guard let input = element.staticPad("sink"), let upstream = input.peer?.element else { return }
             if upstream.pointer == tee.pointer {
-                input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
-                    self?.count(convertedFor: false) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
-                }
-                // No frame may be needed to preroll: the branch can go without frames for the session's life.
-                preview.set("async", false)
+                gate(at: input, preview: preview)
                 return
             }
             element = upstream
         }
+    }
+
+    /// Counts each frame at `input`, where the preview branch leaves the tee, and lets it through only while
+    /// someone reads `frames()`.
+    private func gate(at input: Pad, preview: Element) {
+        input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
+            self?.count(convertedFor: false) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
+        }
+        // No frame may be needed to preroll: the branch can go without frames for the session's life.
+        preview.set("async", false)
     }
 
     private static func copyFrame(_ sample: OpaquePointer, number: Int) -> Frame? {
