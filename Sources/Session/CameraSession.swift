@@ -392,7 +392,7 @@ public final class CameraSession: Sendable {
         let tee = pipeline.child(named: "split")!
         try PipelineContract.checkSplit(tee, file: file)
         let branches = TeeBranches(pipeline: pipeline, tee: tee)
-        try attachPreview(pipeline: pipeline, tee: tee, branches: branches, file: file)
+        let hasPreview = try attachPreview(pipeline: pipeline, tee: tee, branches: branches, file: file)
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
             window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
@@ -407,6 +407,7 @@ public final class CameraSession: Sendable {
         }
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
                                    jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG)
+        if !hasPreview { countFramesAtTee(tee) }
         built = true
         return Pipeline(pipeline: pipeline, tee: tee, branches: branches, window: window, bus: bus, device: device, cameraName: camera?.name,
                         manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
@@ -423,20 +424,15 @@ public final class CameraSession: Sendable {
     /// pipelines/preview.branch added at the tee, and only when the configuration wants them: a session only
     /// for photos (`previewFrames` false) counts frames where they enter the tee and has no preview branch to
     /// link, negotiate or feed (issue 13: a cold photo pays for nothing it does not use).
-    private func attachPreview(pipeline: Element, tee: Element, branches: TeeBranches, file: String) throws {
+    /// Returns whether there is a preview (else `countFramesAtTee` must count them).
+    private func attachPreview(pipeline: Element, tee: Element, branches: TeeBranches, file: String) throws -> Bool {
         if let preview = pipeline.child(named: "preview") {
             try PipelineContract.checkAppSink(preview, name: "preview", file: file)
             configurePreview(preview)
             gateConversion(into: preview, from: tee)
-            return
+            return true
         }
-        guard let branchFile = previewBranchFile else {
-            tee.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
-                _ = self?.count(convertedFor: false)
-                return GST_PAD_PROBE_OK
-            }
-            return
-        }
+        guard let branchFile = previewBranchFile else { return false }
         let branch = try PipelineContract.appSinkBranch(branchFile, parameters: [:], sinkName: "preview",
                                                         purpose: "the appsink that delivers preview frames")
         configurePreview(branch.sink)
@@ -444,6 +440,16 @@ public final class CameraSession: Sendable {
             throw CameraError.badPipelineFile(file: branchFile.path, detail: "the preview branch could not be linked to the tee")
         }
         gate(at: branch.input, preview: branch.sink)
+        return true
+    }
+
+    /// Without a preview, frames are counted as they enter the tee — after the photo shutter's probe there has
+    /// taken the frame as the current one (probes run in the order added), so a photo after frame N shows N.
+    private func countFramesAtTee(_ tee: Element) {
+        tee.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
+            _ = self?.count(convertedFor: false)
+            return GST_PAD_PROBE_OK
+        }
     }
 
     private func configurePreview(_ preview: Element) {
