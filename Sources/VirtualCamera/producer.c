@@ -54,7 +54,13 @@ void *vcam_producer_main(void *arg) {
             dev->sequence++;   // the frame was lost on the way, as a gap in the sequence shows
             continue;
         }
-        if (!dev->nqueued) continue;   // no buffer: the frame is lost, as vb2 drivers do
+        if (!dev->nqueued) {
+            // No buffer to fill: the frame is lost, and its sequence number with it. vivid (its sequence counts
+            // frame intervals since STREAMON) and uvcvideo ("so that discontinuous sequence numbers always
+            // indicate lost frames") both leave this gap; an application too slow to queue buffers must see it.
+            dev->sequence++;
+            continue;
+        }
         int idx = dev->queued[0];
         memmove(dev->queued, dev->queued + 1, sizeof(int) * (size_t)--dev->nqueued);
         struct vcam_buffer *b = dev->buffers[idx];

@@ -64,6 +64,15 @@ func sequenceStamp(_ rgb: [UInt8], width: Int, height: Int) -> UInt32 {
     return value
 }
 
+/// The virtual camera's sequence stamp read from a preview frame (RGB).
+func sequenceStamp(_ frame: Frame) -> UInt32 {
+    (0..<32).reduce(UInt32(0)) { value, block in
+        let pixel = frame.rgb(x: block * (frame.width / 32) + frame.width / 64, y: frame.height - 8)
+        let luma = (Int(pixel.red) * 299 + Int(pixel.green) * 587 + Int(pixel.blue) * 114) / 1000
+        return value << 1 | (luma > 128 ? 1 : 0)
+    }
+}
+
 /// The colour in the middle of the identity band (the top sixth of the picture).
 func identityColour(_ rgb: [UInt8], width: Int, height: Int) -> (Int, Int, Int) {
     let offset = ((height / 12) * width + width / 2) * 3

@@ -99,21 +99,35 @@ import Testing
 }
 
 /// A recording that cannot go on (a full disk) ends by itself with a clear error, leaves a file that plays up
-/// to the failure, and the camera keeps running.
+/// to the failure, and the camera keeps running: on the virtual camera, whose sequence stamps count every frame
+/// interval (a frame that finds no buffer leaves a gap, as vivid and uvcvideo do), the preview loses no frame
+/// while the disk fills and the writer fails.
 @Suite(.serialized) struct RecordingFailureTests {
     @Test func aFullDiskEndsTheRecordingWithAPlayableFileAndThePreviewGoesOn() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let disk = folder + "/small"
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        // A 256 KiB tmpfs: about 2 s of 640x480 at the default bitrate (tests run as root, as CI does).
+        // A 256 KiB tmpfs (tests run as root, as CI does).
         let mounted = try runProcess("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", disk])
         try #require(mounted.status == 0, "mount: \(mounted.error)")
         defer { _ = try? runProcess("/usr/bin/umount", ["-l", disk]) }
-        let session = try await startTestPattern(width: 640, height: 480)
+        // The virtual camera's mostly still scene compresses to about 5 KB a second: 12 KiB left free is about 2 s.
+        let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: disk)[.systemFreeSize] as? Int)
+        try #require(FileManager.default.createFile(atPath: disk + "/filler", contents: Data(count: free - 12 * 1024)))
+        let session = try await startCamera(VirtualCameraFixture.devices[0].path, width: 640, height: 480)
         defer { session.stop() }
+        let preview = Task { () -> [(number: Int, stamp: UInt32)] in
+            var seen: [(number: Int, stamp: UInt32)] = []
+            for await frame in session.frames() { seen.append((frame.number, sequenceStamp(frame))) }
+            return seen
+        }
         let recording = try await session.startRecording(RecordingSettings(path: disk + "/full.mp4", bitrate: 2000))
         let result = await recording.finished()
+        let failedAt = session.frameCount
+        for await number in session.frameNumbers() where number > failedAt + 30 { break }
+        preview.cancel()
+        let seen = await preview.value
         guard case .failure(let error) = result else {
             Issue.record("the recording did not fail: \(result)")
             return
@@ -121,8 +135,13 @@ import Testing
         #expect("\(error)".contains("Recording to \(disk)/full.mp4 stopped"), "\(error)")
         #expect("\(error)".contains("no space left on device (the disk holding it is full)"), "\(error)")
         #expect(session.state == .running)
-        let before = session.frameCount
-        for await frame in session.frames() where frame.number > before + 5 { break }
+        // Each preview frame's number (the session's count) and the camera's sequence stamp advance together
+        // unless the camera lost frames for want of buffers. Appsink may skip a frame for a slow reader, which
+        // moves both; a writer holding the camera's buffers would move only the stamp.
+        try #require(seen.count > 40, "\(seen.count) preview frames seen from the recording's start to 1 s after its failure")
+        let lost = zip(seen, seen.dropFirst()).map { Int($1.stamp) - Int($0.stamp) - ($1.number - $0.number) }
+        #expect(lost.allSatisfy { $0 >= 0 }, "stamps went back: \(seen.map(\.stamp))")
+        #expect(lost.reduce(0, +) <= 2, "the camera lost \(lost.reduce(0, +)) frames while the disk filled; gaps \(lost.filter { $0 > 0 })")
         // Photos still work (into a folder with room).
         _ = try await session.capturePhoto(to: folder + "/after.jpg")
         let probed = try ProbedVideo.read(disk + "/full.mp4")

@@ -226,6 +226,24 @@ extension FaultDeviceTests {
             for frame in 1..<sequences.count { #expect(sequences[frame] > sequences[frame - 1]) }
         }
 
+        /// A frame that finds no queued buffer is lost, and its sequence number with it, so the sequence keeps
+        /// counting frame intervals. vivid does so (v4l2-ctl with 3 buffers and a 1 s sleep went from seq 12 to
+        /// 15), and uvcvideo says why: "discontinuous sequence numbers always indicate lost frames".
+        @Test func framesLostForWantOfABufferLeaveSequenceGaps() throws {
+            let client = try V4L2TestClient(device.path)
+            try client.setFormat(width: 320, height: 240)
+            try client.startStreaming(buffers: 2)
+            defer { try? client.stopStreaming() }
+            let first = try client.nextFrame()
+            Thread.sleep(forTimeInterval: 0.6)   // both buffers fill at once, then about 16 frames find none
+            let frames = try (0..<3).map { _ in try client.nextFrame() }
+            let last = frames[2]
+            let intervals = Double(last.timestampNanoseconds - first.timestampNanoseconds) / 1e9 * 30
+            let counted = Int(last.sequence - first.sequence)
+            #expect(counted > 12, "sequence went from \(first.sequence) to \(last.sequence) over \(intervals) frame intervals")
+            #expect(abs(Double(counted) - intervals) < 2.5, "\(counted) sequence numbers over \(intervals) frame intervals")
+        }
+
         @Test func flashStrobeLightsAFrame() throws {
             let client = try V4L2TestClient(device.path)
             defer { try? client.setControl(ControlID.flashLEDMode, 0) }
