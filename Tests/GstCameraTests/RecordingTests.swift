@@ -241,8 +241,8 @@ import Testing
         let recording = try await session.startRecording(RecordingSettings(path: folder + "/pre.mp4", preRoll: .seconds(1)))
         try await Task.sleep(for: .milliseconds(2500))
         #expect(!FileManager.default.fileExists(atPath: folder + "/pre.mp4"), "no file before begin()")
-        var asked: Int?
-        for await frame in session.frames() { asked = frame.number; break }
+        var asked: UInt32?   // the camera's own count (its stamp): the session's frame numbers skip frames it lost
+        for await frame in session.frames() { asked = sequenceStamp(frame); break }
         try await recording.begin()
         try await Task.sleep(for: .milliseconds(500))
         let video = try await recording.stop()
