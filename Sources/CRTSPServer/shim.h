@@ -47,12 +47,6 @@ static inline gulong gstcam_rtsp_client_on_pre_describe_request(GstRTSPClient *c
     return g_signal_connect_data(client, "pre-describe-request", G_CALLBACK(callback), data, destroy, 0);
 }
 
-// Any "pre-*-request" signal of a client (pre-options-request, pre-setup-request, …), by name.
-static inline gulong gstcam_rtsp_client_on_pre_request(GstRTSPClient *client, const char *signal, gstcam_rtsp_pre_request_callback callback,
-                                                       gpointer data, GClosureNotify destroy) {
-    return g_signal_connect_data(client, signal, G_CALLBACK(callback), data, destroy, 0);
-}
-
 // GST_BIN / GST_APP_SRC are cast macros.
 static inline GstBin *gstcam_rtsp_as_bin(GstElement *element) { return GST_BIN(element); }
 static inline gboolean gstcam_rtsp_is_app_src(GstElement *element) { return GST_IS_APP_SRC(element); }

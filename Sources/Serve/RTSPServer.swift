@@ -42,8 +42,9 @@ final class RTSPServer: Sendable {
             let server = gst_rtsp_server_new()!
             gst_rtsp_server_set_address(server, address)
             gst_rtsp_server_set_service(server, "\(port)")
+            // Always an auth object: its check refuses oversized request headers (RTSPHeaderLimit).
+            let auth = RTSPHeaderLimit.makeAuth(checksCredentials: credentials != nil || tls != nil)
             if credentials != nil || tls != nil {
-                let auth = gst_rtsp_auth_new()!
                 let token = gstcam_rtsp_token_with_role(RTSPMount.viewerRole)
                 if let credentials {
                     let (user, password) = credentials.userAndPassword
@@ -67,9 +68,9 @@ final class RTSPServer: Sendable {
                     gst_rtsp_auth_set_tls_certificate(auth, certificate)
                     g_object_unref(certificate)
                 }
-                gst_rtsp_server_set_auth(server, auth)
-                g_object_unref(auth)
             }
+            gst_rtsp_server_set_auth(server, auth)
+            g_object_unref(auth)
             let source = gst_rtsp_server_attach(server, GLibLoop.currentContext)
             guard source != 0 else {
                 g_object_unref(server)
@@ -87,18 +88,12 @@ final class RTSPServer: Sendable {
                     if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
                 })
                 // Past the limit, a new viewer is refused with 503 Service Unavailable when it asks for the stream.
-                gstcam_rtsp_client_on_pre_describe_request(client, { _, context, data in
+                gstcam_rtsp_client_on_pre_describe_request(client, { _, _, data in
                     guard let data else { return GST_RTSP_STS_OK }
-                    if RTSPHeaderLimit.isExceeded(context) { return GST_RTSP_STS_BAD_REQUEST }
                     return Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().isFull ? GST_RTSP_STS_SERVICE_UNAVAILABLE : GST_RTSP_STS_OK
                 }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
                     if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
                 })
-                for signal in RTSPHeaderLimit.otherRequestSignals {
-                    gstcam_rtsp_client_on_pre_request(client, signal, { _, context, _ in
-                        RTSPHeaderLimit.isExceeded(context) ? GST_RTSP_STS_BAD_REQUEST : GST_RTSP_STS_OK
-                    }, nil, nil)
-                }
                 // A viewer starting to play gets a keyframe at once instead of waiting for the next one.
                 gstcam_rtsp_client_on_play_request(client, { _, _, data in
                     guard let data else { return }

@@ -107,6 +107,149 @@ for payload in sys.argv[2:]:
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,160,120", "\(probe.error)")
     }
 
+    /// An RTSP client on raw sockets, for oversized headers (an "X-Padding" line of SIZE bytes). It prints one
+    /// line per request: "METHOD SIZE STATUS cseq-echoed" (or "cseq-wrong:…" when the answer's CSeq is not the
+    /// request's, "closed" when the server closed the connection without an answer).
+    /// - `methods SIZES METHODS`: each method (comma-separated) with each size, on a connection of its own.
+    /// - `session SIZES`: DESCRIBE and SETUP (interleaved TCP), then on that session PLAY, GET_PARAMETER and
+    ///   TEARDOWN with each size, a 3 KB GET_PARAMETER and PLAY, GET_PARAMETER again while playing, TEARDOWN.
+    static let rtspClient = #"""
+import socket, sys
+port, path, mode, sizes = int(sys.argv[1]), sys.argv[2], sys.argv[3], [int(size) for size in sys.argv[4].split(",")]
+base = "rtsp://127.0.0.1:%d/%s" % (port, path)
+
+class Connection:
+    def __init__(self):
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.pending, self.cseq = b"", 0
+    def fill(self):
+        data = self.socket.recv(1 << 16)
+        if not data: raise EOFError
+        self.pending += data
+    def response(self):
+        while True:
+            while len(self.pending) < 4: self.fill()
+            if self.pending[:1] == b"$":  # an interleaved RTP or RTCP packet
+                size = int.from_bytes(self.pending[2:4], "big")
+                while len(self.pending) < 4 + size: self.fill()
+                self.pending = self.pending[4 + size:]
+                continue
+            while b"\r\n\r\n" not in self.pending: self.fill()
+            head, _, self.pending = self.pending.partition(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            headers = {line.split(":", 1)[0].strip().lower(): line.split(":", 1)[1].strip() for line in lines[1:] if ":" in line}
+            length = int(headers.get("content-length", "0"))
+            while len(self.pending) < length: self.fill()
+            body, self.pending = self.pending[:length], self.pending[length:]
+            return lines[0].split(" ")[1], headers, body.decode("latin-1")
+    def request(self, method, url, padding=0, extra=""):
+        self.cseq += 1
+        head = ("%s %s RTSP/1.0\r\nCSeq: %d\r\n%s" % (method, url, self.cseq, extra)).encode()
+        if padding: head += b"X-Padding: " + b"a" * padding + b"\r\n"
+        try:
+            self.socket.sendall(head + b"\r\n")
+            status, headers, body = self.response()
+        except (EOFError, ConnectionResetError, BrokenPipeError, socket.timeout):
+            print("%s %d closed" % (method, padding), flush=True)
+            return None, {}, ""
+        echoed = "cseq-echoed" if headers.get("cseq") == str(self.cseq) else "cseq-wrong:%s" % headers.get("cseq")
+        print("%s %d %s %s" % (method, padding, status, echoed), flush=True)
+        return status, headers, body
+
+if mode == "methods":
+    for size in sizes:
+        for method in sys.argv[5].split(","):
+            connection = Connection()
+            extra = "Transport: RTP/AVP/TCP;unicast;interleaved=0-1\r\n" if method == "SETUP" else ""
+            connection.request(method, base + ("/stream=0" if method == "SETUP" else ""), size, extra)
+            connection.socket.close()
+else:
+    connection = Connection()
+    _, headers, sdp = connection.request("DESCRIBE", base, 0, "Accept: application/sdp\r\n")
+    control = [line[len("a=control:"):] for line in sdp.split("\r\n") if line.startswith("a=control:") and line != "a=control:*"][0]
+    track = control if control.startswith("rtsp://") else headers.get("content-base", base + "/").rstrip("/") + "/" + control
+    _, headers, _ = connection.request("SETUP", track, 0, "Transport: RTP/AVP/TCP;unicast;interleaved=0-1\r\n")
+    session = "Session: %s\r\n" % headers["session"].split(";")[0]
+    for size in sizes:
+        for method in ["PLAY", "GET_PARAMETER", "TEARDOWN"]:
+            connection.request(method, base, size, session)
+    connection.request("GET_PARAMETER", base, 3000, session)
+    connection.request("PLAY", base, 0, session)
+    for size in sizes:
+        connection.request("GET_PARAMETER", base, size, session)
+    connection.request("TEARDOWN", base, 0, session)
+"""#
+
+    static let everyMethod = ["OPTIONS", "DESCRIBE", "ANNOUNCE", "SETUP", "PLAY", "PAUSE", "RECORD", "TEARDOWN",
+                              "GET_PARAMETER", "SET_PARAMETER"]
+    static let oversized = [200_000, 1_000_000]
+
+    private func rtspRequests(_ port: Int, _ mode: String, sizes: [Int], methods: [String] = []) throws -> [String] {
+        let result = try runProcess("/usr/bin/python3", ["-c", Self.rtspClient, "\(port)", "camera", mode,
+                                                         sizes.map(String.init).joined(separator: ",")]
+                                        + (methods.isEmpty ? [] : [methods.joined(separator: ",")]),
+                                    environment: environmentWithoutCameras)
+        #expect(result.status == 0, "\(result.error)")
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    private func probe(_ url: String) throws -> String {
+        let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-timeout", "10000000", "-rtsp_transport", "tcp",
+                                                        "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", url],
+                                   environment: environmentWithoutCameras)
+        return probe.output.trimmingCharacters(in: .whitespacesAndNewlines) + probe.error
+    }
+
+    /// A header over RTSPHeaderLimit.maxHeaderBytes is refused with 400 (with the request's CSeq) whatever the
+    /// method, on a connection of its own or within a playing session; a 3 KB header is taken; ten 1 MB OPTIONS in
+    /// a row leave the server serving.
+    @Test func oversizedRTSPHeadersAreRefusedOnEveryMethod() async throws {
+        let session = try await startTestPattern(width: 160, height: 120)
+        defer { session.stop() }
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: ServeConfiguration(rtspPort: 0, httpPort: nil))
+        try server.start()
+        defer { server.stop() }
+        let rtsp = try #require(server.rtspURL)
+        let port = try #require(Int(rtsp.split(separator: ":").last?.split(separator: "/").first ?? ""))
+
+        let methods = try rtspRequests(port, "methods", sizes: Self.oversized, methods: Self.everyMethod)
+        #expect(methods == Self.oversized.flatMap { size in Self.everyMethod.map { "\($0) \(size) 400 cseq-echoed" } }, "\(methods)")
+
+        let small = try rtspRequests(port, "methods", sizes: [3000], methods: ["OPTIONS", "DESCRIBE"])
+        #expect(small == ["OPTIONS 3000 200 cseq-echoed", "DESCRIBE 3000 200 cseq-echoed"], "a 3 KB header is taken: \(small)")
+
+        let playing = try rtspRequests(port, "session", sizes: Self.oversized)
+        let refused = Self.oversized.flatMap { size in ["PLAY", "GET_PARAMETER", "TEARDOWN"].map { "\($0) \(size) 400 cseq-echoed" } }
+        #expect(playing == ["DESCRIBE 0 200 cseq-echoed", "SETUP 0 200 cseq-echoed"] + refused
+                    + ["GET_PARAMETER 3000 200 cseq-echoed", "PLAY 0 200 cseq-echoed"]
+                    + Self.oversized.map { "GET_PARAMETER \($0) 400 cseq-echoed" } + ["TEARDOWN 0 200 cseq-echoed"],
+                "\(playing)")
+
+        let options = try rtspRequests(port, "methods", sizes: Array(repeating: 1_000_000, count: 10), methods: ["OPTIONS"])
+        #expect(options == Array(repeating: "OPTIONS 1000000 400 cseq-echoed", count: 10), "\(options)")
+        #expect(try probe(rtsp) == "h264,160,120", "still serving after ten 1 MB OPTIONS")
+    }
+
+    /// With digest credentials, an oversized request is refused as oversized (400), before any authentication
+    /// (not 401); a request of ordinary size without credentials still gets 401, and one with them plays.
+    @Test func oversizedRTSPHeadersAreRefusedBeforeAuthentication() async throws {
+        let session = try await startTestPattern(width: 160, height: 120)
+        defer { session.stop() }
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: ServeConfiguration(
+            rtspPort: 0, httpPort: nil, credentials: .token("s3cret")))
+        try server.start()
+        defer { server.stop() }
+        let rtsp = try #require(server.rtspURL)
+        let port = try #require(Int(rtsp.split(separator: ":").last?.split(separator: "/").first ?? ""))
+
+        let methods = try rtspRequests(port, "methods", sizes: Self.oversized, methods: Self.everyMethod)
+        #expect(methods == Self.oversized.flatMap { size in Self.everyMethod.map { "\($0) \(size) 400 cseq-echoed" } }, "\(methods)")
+        let small = try rtspRequests(port, "methods", sizes: [3000], methods: ["OPTIONS", "DESCRIBE"])
+        #expect(small == ["OPTIONS 3000 200 cseq-echoed", "DESCRIBE 3000 401 cseq-echoed"], "3 KB: taken, then authenticated: \(small)")
+        #expect(try probe(rtsp).contains("401"), "no credentials")
+        #expect(try probe(rtsp.replacingOccurrences(of: "rtsp://", with: "rtsp://token:s3cret@")) == "h264,160,120")
+    }
+
     /// A WebSocket client on /webrtc: after the handshake it sends one text message of `size` bytes (masked,
     /// as a browser's; over 60 000 bytes, only the frame header that announces it), then prints the handshake's status, the type of each message the server sends, and
     /// "close CODE" when the server closes; it stops at the server's offer when `size` is small enough.
