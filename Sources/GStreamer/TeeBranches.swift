@@ -68,8 +68,34 @@ public final class TeeBranches: Sendable {
         return branch
     }
 
+    /// Links a new tee pad to `input`, a pad of `bin`, which is already in the pipeline and running: a branch fed
+    /// by two tees (a recording's video from one, its sound from another) is added with `attach` at the first
+    /// and linked here to the second. Take it apart with `unlink`, before the bin is detached.
+    public func link(_ bin: Element, input: Pad, beforeLinking: ((Pad) -> Void)? = nil) throws(TeeBranchError) -> TeeBranch {
+        guard let teePad = tee.requestPad("src_%u") else { throw .noTeePad }
+        beforeLinking?(teePad)
+        let result = teePad.link(to: input)
+        guard result == .ok else {
+            tee.releaseRequestPad(teePad)
+            throw .linkRefused(result)
+        }
+        return TeeBranch(bin: bin, teePad: teePad, input: input)
+    }
+
+    /// Unlinks a branch made by `link` once the tee's pad is idle (at most `idleWait`) and gives the pad back;
+    /// the bin stays where it is (its own tee's owner takes it out).
+    public func unlink(_ branch: TeeBranch) {
+        unlinkWhenIdle(branch)
+        tee.releaseRequestPad(branch.teePad)
+    }
+
     /// Unlinks `branch` once the tee's pad is idle (at most `idleWait`), then stops it and takes it out.
     public func detach(_ branch: TeeBranch) {
+        unlinkWhenIdle(branch)
+        dismantle(branch)
+    }
+
+    private func unlinkWhenIdle(_ branch: TeeBranch) {
         let unlinked = DispatchSemaphore(value: 0)
         branch.teePad.addProbe(GST_PAD_PROBE_TYPE_IDLE) { _ in
             // Runs at once when the pad is idle, else on the streaming thread right after its current push.
@@ -80,7 +106,6 @@ public final class TeeBranches: Sendable {
         if unlinked.wait(timeout: .now() + .nanoseconds(Int(Self.idleWait.inNanoseconds))) == .timedOut {
             branch.teePad.unlink(from: branch.input)
         }
-        dismantle(branch)
     }
 
     private func dismantle(_ branch: TeeBranch) {

@@ -12,12 +12,14 @@ extension CameraSession {
     /// One recording at a time (`alreadyRecording`); an existing file is kept unless `overwrite`.
     public func startRecording(_ settings: RecordingSettings) async throws -> Recording {
         var settings = settings
+        let pipeline = try runningPipeline()
+        // A pipeline that makes its own sound (a `sound` tee) is the sound input: no sound card is asked.
+        let soundTee = settings.audio == .testTone ? nil : pipeline.sound
         var soundProblem: String?
         if settings.audio == .deviceIfAvailable {
-            soundProblem = SoundInputCheck.problem()
+            soundProblem = soundTee == nil ? SoundInputCheck.problem() : nil
             settings.audio = soundProblem == nil ? .device : nil
         }
-        let pipeline = try runningPipeline()
         if let current = shared.withLock({ $0.recording }) { throw CameraError.alreadyRecording(path: current.path) }
         let choice = try VideoEncoderChoice.choose(settings.codec)
         let path = Self.videoPath(settings.path, container: choice.codec.container)
@@ -44,7 +46,7 @@ extension CameraSession {
             throw CameraError.recordingFailed(path: path, detail: "sound with pre-roll is not supported yet; record with --audio or --pre")
         }
         let audioFiles = try settings.audio.map { audio in
-            (source: try PipelineFile.load(audio.sourceFile),
+            (source: try PipelineFile.load(soundTee == nil ? audio.sourceFile : RecordingAudio.pipelineSoundFile),
              encoder: try PipelineFile.load(choice.codec.container == .mp4 ? "record-audio-aac.branch" : "record-audio-opus.branch"))
         }
         let bitrate = settings.bitrate ?? RecordingSettings.defaultBitrate(width: configuration.width, height: configuration.height)
@@ -69,6 +71,7 @@ extension CameraSession {
             let branch = try RecordBranch(
                 branches: branches, encoder: encoderFile, writer: writer, parameters: parameters,
                 path: recording.path, limit: settings.duration, preRoll: settings.preRoll, audio: audioFiles,
+                soundTee: audioFiles == nil ? nil : soundTee,
                 onStarted: { [weak recording] in recording?.branchStarted() },
                 onFailed: { [weak recording] error in recording?.branchFailed(error) },
                 onEnded: { [weak recording] in recording?.branchEnded() })
@@ -83,7 +86,8 @@ extension CameraSession {
             // The muxer writes nothing until every stream has data: a sound input that opens but never delivers
             // (no card behind it) shows as no first frame.
             if settings.audio != nil, case CameraError.timeout = error {
-                throw CameraError.audioUnavailable(detail: "no sound came from the default input within "
+                let input = soundTee == nil ? "the default input" : "the `sound` tee of \(pipelineFile.path)"
+                throw CameraError.audioUnavailable(detail: "no sound came from \(input) within "
                     + CameraError.seconds(configuration.startTimeout.inSeconds))
             }
             throw error

@@ -20,7 +20,7 @@ public final class CameraSession: Sendable {
     public let configuration: CameraConfiguration
 
     /// The parsed file, checked when the session is made so a broken file fails before any device work.
-    private let pipelineFile: PipelineFile
+    let pipelineFile: PipelineFile
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
     let photoBranchFiles: [PhotoFormat: PipelineFile]
     /// The branch that makes photos of the camera's own JPEGs (pipelines/photo-camera-jpeg.branch), for
@@ -40,6 +40,9 @@ public final class CameraSession: Sendable {
         let tee: Element
         /// Every branch at the tee is added and removed through it (photo, window, and those added while running).
         let branches: TeeBranches
+        /// The pipeline's own sound (a tee named `sound`, as in av-test.pipeline): recordings with sound take it
+        /// from there instead of a sound card.
+        let sound: TeeBranches?
         /// The window branch's bin, when the session shows a window: its elements' errors are the window's.
         let window: Element?
         let bus: Bus
@@ -151,7 +154,7 @@ public final class CameraSession: Sendable {
         cameraJPEGBranchFile = try? PipelineFile.load("photo-camera-jpeg.branch")
         displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
         previewBranchFile = configuration.previewFrames ? try PipelineFile.load("preview.branch") : nil
-        let known: Set = ["device", "width", "height", "framerate"]
+        let known: Set = ["device", "width", "height", "framerate", "samples_per_frame"]
         if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
             throw CameraError.unknownPipelineParameter(file: pipelineFile.path, name: unknown)
         }
@@ -366,8 +369,15 @@ public final class CameraSession: Sendable {
             "width": "\(configuration.width)",
             "height": "\(configuration.height)",
             "framerate": configuration.framerate.fraction,
+            "samples_per_frame": "\(Self.soundSamplesPerFrame(framesPerSecond: configuration.framerate.value))",
         ]
         return try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
+    }
+
+    /// 48 kHz sound samples in one frame (rounded): a pipeline that draws its picture from its sound
+    /// (pipelines/av-test.pipeline) sizes its sound buffers to one frame each.
+    static func soundSamplesPerFrame(framesPerSecond: Double) -> Int {
+        max(1, Int((48_000 / max(framesPerSecond, 0.001)).rounded()))
     }
 
     private func buildPipeline() throws -> Pipeline {
@@ -409,7 +419,8 @@ public final class CameraSession: Sendable {
                                    jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG)
         if !hasPreview { countFramesAtTee(tee) }
         built = true
-        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, window: window, bus: bus, device: device, cameraName: camera?.name,
+        let sound = pipeline.child(named: "sound").map { TeeBranches(pipeline: pipeline, tee: $0) }
+        return Pipeline(pipeline: pipeline, tee: tee, branches: branches, sound: sound, window: window, bus: bus, device: device, cameraName: camera?.name,
                         manufacturer: device.flatMap { CameraManufacturer.of(device: $0) },
                         sourceOrigin: UInt(bitPattern: pipeline.child(named: "source")!.pointer), shutter: shutter)
     }

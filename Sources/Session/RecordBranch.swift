@@ -101,6 +101,8 @@ final class RecordBranch: Sendable {
     private let audioFeed: Pad?
     /// The raw sound on its way to the sound encoder (`audio-start` in record-audio-*.branch): cut there.
     private let rawSoundFeed: Pad?
+    /// Sound taken from the pipeline's own `sound` tee: that tee's owner and the pad it feeds the branch through.
+    private let soundLink: (branches: TeeBranches, branch: TeeBranch)?
 
     /// Names given to the bins: errors whose element path has them are the recording's (bus debug text
     /// names the path: ".../GstBin:recording/GstBin:recording-writer/GstFileSink:record-sink").
@@ -110,9 +112,10 @@ final class RecordBranch: Sendable {
     static let sinkName = "record-sink"
 
     /// Parses the encoder and writer files, joins them into one bin and hangs it off the tee through `branches`.
+    /// With `soundTee`, `audio.source` is fed from that tee (the pipeline's own sound) instead of making sound.
     init(branches: TeeBranches, encoder: PipelineFile, writer: PipelineFile, parameters: [String: String],
          path: String, limit: Duration?, preRoll: Duration? = nil,
-         audio: (source: PipelineFile, encoder: PipelineFile)? = nil, onStarted: @escaping @Sendable () -> Void,
+         audio: (source: PipelineFile, encoder: PipelineFile)? = nil, soundTee: TeeBranches? = nil, onStarted: @escaping @Sendable () -> Void,
          onFailed: @escaping @Sendable (CameraError) -> Void, onEnded: @escaping @Sendable () -> Void) throws {
         self.branches = branches
         self.path = path
@@ -225,10 +228,52 @@ final class RecordBranch: Sendable {
         } catch {
             throw CameraError.negotiationFailed(device: nil, detail: "the recording branch could not be linked to the tee (\(error))")
         }
+        if let soundTee {
+            do {
+                soundLink = (soundTee, try Self.linkSound(from: soundTee, into: bin) { buffer, input in
+                    owner.withLock { $0 }?.offerSound(buffer, to: input)
+                })
+            } catch {
+                branches.detach(branch)
+                throw error
+            }
+        } else {
+            soundLink = nil
+        }
         owner.withLock { $0 = self }
     }
 
+    /// Links the pipeline's `sound` tee to the sound source branch (`audio-source`'s bin, already running in
+    /// `bin`) through a ghost pad of `bin`. As with the video, sound enters only through a probe that hands each
+    /// buffer to the branch and always answers the tee with OK: the tee also feeds the pipeline's own picture, so
+    /// a recording that ends or fails must not stop it.
+    private static func linkSound(from soundTee: TeeBranches, into bin: Element,
+                                  offer: @escaping @Sendable (UnsafeMutablePointer<GstBuffer>, Pad) -> Void) throws -> TeeBranch {
+        guard let source = bin.child(named: "recording-audio-source"), let sourceInput = source.staticPad("sink"),
+              let input = Pad.ghost("audio-sink", target: sourceInput), gst_element_add_pad(bin.pointer, input.pointer) != 0 else {
+            throw CameraError.negotiationFailed(device: nil, detail: "the recording's sound source branch has no input for the "
+                + "pipeline's `sound` tee: it must start with an unlinked sink pad (a queue)")
+        }
+        do {
+            return try soundTee.link(bin, input: input) { teePad in
+                teePad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { probe in
+                    if let buffer = probe.buffer { offer(buffer, input) }
+                    return GST_PAD_PROBE_DROP
+                }
+            }
+        } catch {
+            throw CameraError.negotiationFailed(device: nil, detail: "the recording's sound could not be linked to the pipeline's `sound` tee (\(error))")
+        }
+    }
+
     // MARK: Streaming threads
+
+    /// Every sound buffer the pipeline's `sound` tee offers: handed to the branch until its sound has ended.
+    private func offerSound(_ buffer: UnsafeMutablePointer<GstBuffer>, to input: Pad) {
+        guard gst_pad_has_current_caps(input.pointer) != 0,
+              state.withLock({ $0.failure == nil && !$0.soundEnded }) else { return }
+        _ = gst_pad_chain(input.pointer, gst_buffer_ref(buffer))
+    }
 
     /// Every frame reaching the branch's tee pad: handed to the branch unless paused or ending; the branch's
     /// answer never reaches the tee.
@@ -570,6 +615,7 @@ final class RecordBranch: Sendable {
             return state.heldSound
         }
         for buffer in held { buffer.release() }
+        if let soundLink { soundLink.branches.unlink(soundLink.branch) }
         branches.detach(branch)
     }
 

@@ -61,4 +61,6 @@ public enum RecordingAudio: String, Sendable, Equatable {
     case deviceIfAvailable
 
     var sourceFile: String { self == .testTone ? "record-audio-test-source.branch" : "record-audio-source.branch" }
+    /// For `device` and `deviceIfAvailable` when the camera's pipeline makes its own sound (a tee named `sound`).
+    static let pipelineSoundFile = "record-audio-tee-source.branch"
 }

@@ -38,7 +38,8 @@ enum RecordCommand: Command {
                              SIGUSR2 (kill -USR2 PID) and its file begins SECONDS before that (from the
                              keyframe before; at most a second more). --duration counts from the signal.
       --audio                Record sound too, from the default input (PipeWire, PulseAudio or ALSA): AAC in MP4,
-                             Opus in WebM. No sound input is an error naming it.
+                             Opus in WebM (a pipeline file's own `sound` tee instead, e.g. --pipeline av-test).
+                             No sound input is an error naming it.
       --audio auto           Sound when a sound input opens; otherwise a warning (stderr) and video only.
       --audio-test-tone      Record GStreamer's 440 Hz test tone as the sound (machines without sound, tests).
       --json                 Print progress and the result as JSON lines.
