@@ -51,11 +51,13 @@ final class RecordBranch: Sendable {
         var held: [HeldBuffer] = []
         /// Whether the sound's time has been shifted like the video's (at the cut).
         var audioShifted = false
-        /// Recording sound: whether its first buffer has come out of the sound encoder. Frames are taken only from
-        /// then on, so the sound is there from the first frame: a sound source slow to start (a loaded machine) made
-        /// files whose sound began 0.1–0.3 s after the picture, with mp4mux writing that late first sound frame out
-        /// of order (ffmpeg: "non monotonically increasing dts").
-        var soundFlowing = false
+        /// Recording sound: when its first raw buffer begins, once one has reached the sound encoder. Frames are
+        /// taken only from then on, and only from that instant on, so the sound is there from the first frame: a
+        /// sound source slow to start (a loaded machine) made files whose sound began 0.1–0.3 s after the picture,
+        /// with mp4mux writing that late first sound frame out of order (ffmpeg: "non monotonically increasing
+        /// dts"); and a frame older than the first sound (the sound linked to a tee just after that frame's sound
+        /// had passed it) made the sound begin one frame late (WebM: sound starting at 0.033 s).
+        var soundStart: GstClockTime?
         /// Where the sound ends (the video's end, in the sources' time), once the video has ended: the sound source
         /// lags behind real time on a loaded machine, so ending it at the same moment as the video would cut the
         /// sound short by that lag. Sound from this time on is dropped and its source is then ended.
@@ -284,7 +286,11 @@ final class RecordBranch: Sendable {
         guard gst_pad_has_current_caps(branchInput.pointer) != 0 else { return }
         let limit = self.limit
         let (take, last): (Bool, Bool) = state.withLock { state in
-            guard state.accepting, state.failure == nil, audioFeed == nil || state.soundFlowing else { return (false, false) }
+            guard state.accepting, state.failure == nil else { return (false, false) }
+            if audioFeed != nil {
+                // A sound whose clock runs more than a second ahead of the frames' is not waited for.
+                guard let soundStart = state.soundStart, pts >= soundStart || soundStart - pts > 1_000_000_000 else { return (false, false) }
+            }
             if state.paused {
                 return (false, false)
             }
@@ -348,7 +354,7 @@ final class RecordBranch: Sendable {
     private func rawSound(_ probe: ProbeData) -> GstPadProbeReturn {
         guard let rawSoundFeed, let buffer = probe.buffer, buffer.pointee.pts != gstcam_clock_time_none() else { return GST_PAD_PROBE_OK }
         let (cut, flush, shift): (GstClockTime?, [HeldBuffer], Bool) = state.withLock { state in
-            state.soundFlowing = true
+            if state.soundStart == nil { state.soundStart = buffer.pointee.pts }
             guard let cut = state.soundCut else {
                 state.heldSound.append(HeldBuffer(buffer))
                 while let oldest = state.heldSound.first, buffer.pointee.pts - min(buffer.pointee.pts, oldest.buffer.pointee.pts) > 1_000_000_000 {

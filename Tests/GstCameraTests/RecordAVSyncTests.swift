@@ -18,7 +18,7 @@ import Testing
     static let width = 320, height = 240
 
     @Test func mp4WithAudioAutoHasEveryTickHeardWhereItIsSeen() throws {
-        let offsets = try recordAndMeasure(file: "av.mp4", options: ["--audio", "auto"])
+        let offsets = try recordAndMeasure(file: "av.mp4", options: ["--audio", "auto"], knownLateSound: true)
         print("A/V offset, MP4 (AAC): \(Self.milliseconds(offsets))")
     }
 
@@ -28,10 +28,11 @@ import Testing
     }
 
     /// Records 3 s of av-test and returns, for each tick, when it is seen minus when it is heard (seconds).
-    /// Known issue: in some runs every tick is off by exactly one frame interval (33 ms), in MP4 the sound later
-    /// (−33.35 ms), in WebM earlier (+32.98 ms), not yet explained (docs/recording.md, "A/V sync"). That offset is
-    /// recorded as a known issue, so each run shows it; any other offset beyond the bound fails.
-    private func recordAndMeasure(file: String, options: [String]) throws -> [Double] {
+    /// Known issue, `knownLateSound` (MP4 with AAC): the sound decodes one frame interval late (−33.35 ms) on every
+    /// tick. The same source through `gst-launch-1.0 … voaacenc ! aacparse ! matroskamux` alone decodes 33 ms late
+    /// too (with x264 or VP8 pictures), and Opus is in step, so it is voaacenc's delay that no player is told of
+    /// (docs/recording.md, "A/V sync"). It is recorded as a known issue each time; any other offset fails.
+    private func recordAndMeasure(file: String, options: [String], knownLateSound: Bool = false) throws -> [Double] {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/" + file
@@ -60,11 +61,9 @@ import Testing
             offsets.append(nearest - time)
         }
         let frameInterval = 1.0 / 30
-        let oneFrameOff = [frameInterval, -frameInterval].contains { frame in
-            !offsets.isEmpty && offsets.allSatisfy { abs($0 - frame) <= Self.bound }
-        }
-        if oneFrameOff {
-            withKnownIssue("sound and picture one frame interval apart in some runs (docs/recording.md, A/V sync)") {
+        let soundOneFrameLate = knownLateSound && !offsets.isEmpty && offsets.allSatisfy { abs($0 + frameInterval) <= Self.bound }
+        if soundOneFrameLate {
+            withKnownIssue("AAC from voaacenc decodes one frame interval late (docs/recording.md, A/V sync)") {
                 Issue.record("every tick is seen \(Self.milliseconds(offsets)) after it is heard")
             }
             return offsets
