@@ -204,50 +204,51 @@ else:
     /// method, on a connection of its own or within a playing session; a 3 KB header is taken; ten 1 MB OPTIONS in
     /// a row leave the server serving.
     @Test func oversizedRTSPHeadersAreRefusedOnEveryMethod() async throws {
-        let session = try await startTestPattern(width: 160, height: 120)
-        defer { session.stop() }
-        let server = CameraServer(operator: CameraOperator(session: session), configuration: ServeConfiguration(rtspPort: 0, httpPort: nil))
-        try server.start()
-        defer { server.stop() }
-        let rtsp = try #require(server.rtspURL)
-        let port = try #require(Int(rtsp.split(separator: ":").last?.split(separator: "/").first ?? ""))
+        try await withRTSPServer { rtsp, port in
+            let methods = try rtspRequests(port, "methods", sizes: Self.oversized, methods: Self.everyMethod)
+            #expect(methods == Self.oversized.flatMap { size in Self.everyMethod.map { "\($0) \(size) 400 cseq-echoed" } }, "\(methods)")
 
-        let methods = try rtspRequests(port, "methods", sizes: Self.oversized, methods: Self.everyMethod)
-        #expect(methods == Self.oversized.flatMap { size in Self.everyMethod.map { "\($0) \(size) 400 cseq-echoed" } }, "\(methods)")
+            let small = try rtspRequests(port, "methods", sizes: [3000], methods: ["OPTIONS", "DESCRIBE"])
+            #expect(small == ["OPTIONS 3000 200 cseq-echoed", "DESCRIBE 3000 200 cseq-echoed"], "a 3 KB header is taken: \(small)")
 
-        let small = try rtspRequests(port, "methods", sizes: [3000], methods: ["OPTIONS", "DESCRIBE"])
-        #expect(small == ["OPTIONS 3000 200 cseq-echoed", "DESCRIBE 3000 200 cseq-echoed"], "a 3 KB header is taken: \(small)")
+            let playing = try rtspRequests(port, "session", sizes: Self.oversized)
+            let refused = Self.oversized.flatMap { size in ["PLAY", "GET_PARAMETER", "TEARDOWN"].map { "\($0) \(size) 400 cseq-echoed" } }
+            #expect(playing == ["DESCRIBE 0 200 cseq-echoed", "SETUP 0 200 cseq-echoed"] + refused
+                        + ["GET_PARAMETER 3000 200 cseq-echoed", "PLAY 0 200 cseq-echoed"]
+                        + Self.oversized.map { "GET_PARAMETER \($0) 400 cseq-echoed" } + ["TEARDOWN 0 200 cseq-echoed"],
+                    "\(playing)")
 
-        let playing = try rtspRequests(port, "session", sizes: Self.oversized)
-        let refused = Self.oversized.flatMap { size in ["PLAY", "GET_PARAMETER", "TEARDOWN"].map { "\($0) \(size) 400 cseq-echoed" } }
-        #expect(playing == ["DESCRIBE 0 200 cseq-echoed", "SETUP 0 200 cseq-echoed"] + refused
-                    + ["GET_PARAMETER 3000 200 cseq-echoed", "PLAY 0 200 cseq-echoed"]
-                    + Self.oversized.map { "GET_PARAMETER \($0) 400 cseq-echoed" } + ["TEARDOWN 0 200 cseq-echoed"],
-                "\(playing)")
-
-        let options = try rtspRequests(port, "methods", sizes: Array(repeating: 1_000_000, count: 10), methods: ["OPTIONS"])
-        #expect(options == Array(repeating: "OPTIONS 1000000 400 cseq-echoed", count: 10), "\(options)")
-        #expect(try probe(rtsp) == "h264,160,120", "still serving after ten 1 MB OPTIONS")
+            let options = try rtspRequests(port, "methods", sizes: Array(repeating: 1_000_000, count: 10), methods: ["OPTIONS"])
+            #expect(options == Array(repeating: "OPTIONS 1000000 400 cseq-echoed", count: 10), "\(options)")
+            #expect(try probe(rtsp) == "h264,160,120", "still serving after ten 1 MB OPTIONS")
+        }
     }
 
     /// With digest credentials, an oversized request is refused as oversized (400), before any authentication
     /// (not 401); a request of ordinary size without credentials still gets 401, and one with them plays.
     @Test func oversizedRTSPHeadersAreRefusedBeforeAuthentication() async throws {
+        try await withRTSPServer(credentials: .token("s3cret")) { rtsp, port in
+            let methods = try rtspRequests(port, "methods", sizes: Self.oversized, methods: Self.everyMethod)
+            #expect(methods == Self.oversized.flatMap { size in Self.everyMethod.map { "\($0) \(size) 400 cseq-echoed" } }, "\(methods)")
+            let small = try rtspRequests(port, "methods", sizes: [3000], methods: ["OPTIONS", "DESCRIBE"])
+            #expect(small == ["OPTIONS 3000 200 cseq-echoed", "DESCRIBE 3000 401 cseq-echoed"], "3 KB: taken, then authenticated: \(small)")
+            #expect(try probe(rtsp).contains("401"), "no credentials")
+            #expect(try probe(rtsp.replacingOccurrences(of: "rtsp://", with: "rtsp://token:s3cret@")) == "h264,160,120")
+        }
+    }
+
+    /// A test pattern served over RTSP alone, for `body` with its rtsp:// URL and port; stopped after it.
+    private func withRTSPServer(credentials: ServeCredentials? = nil,
+                                _ body: (_ rtsp: String, _ port: Int) throws -> Void) async throws {
         let session = try await startTestPattern(width: 160, height: 120)
         defer { session.stop() }
         let server = CameraServer(operator: CameraOperator(session: session), configuration: ServeConfiguration(
-            rtspPort: 0, httpPort: nil, credentials: .token("s3cret")))
+            rtspPort: 0, httpPort: nil, credentials: credentials))
         try server.start()
         defer { server.stop() }
         let rtsp = try #require(server.rtspURL)
         let port = try #require(Int(rtsp.split(separator: ":").last?.split(separator: "/").first ?? ""))
-
-        let methods = try rtspRequests(port, "methods", sizes: Self.oversized, methods: Self.everyMethod)
-        #expect(methods == Self.oversized.flatMap { size in Self.everyMethod.map { "\($0) \(size) 400 cseq-echoed" } }, "\(methods)")
-        let small = try rtspRequests(port, "methods", sizes: [3000], methods: ["OPTIONS", "DESCRIBE"])
-        #expect(small == ["OPTIONS 3000 200 cseq-echoed", "DESCRIBE 3000 401 cseq-echoed"], "3 KB: taken, then authenticated: \(small)")
-        #expect(try probe(rtsp).contains("401"), "no credentials")
-        #expect(try probe(rtsp.replacingOccurrences(of: "rtsp://", with: "rtsp://token:s3cret@")) == "h264,160,120")
+        try body(rtsp, port)
     }
 
     /// A WebSocket client on /webrtc: after the handshake it sends one text message of `size` bytes (masked,
