@@ -117,17 +117,6 @@ import Testing
         }
     }
 
-    static func decodedSound(_ path: String) throws -> [Int16] {
-        let folder = try makeTemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let raw = folder + "/sound.s16"
-        let result = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vn", "-f", "s16le", "-ac", "1",
-                                                        "-ar", "48000", raw])
-        guard result.status == 0 else { throw DecodeError(message: "ffmpeg could not decode the sound of \(path): \(result.error)") }
-        let bytes = FileManager.default.contents(atPath: raw) ?? Data()
-        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-
     static func decodedGreyFrames(_ path: String) throws -> [[UInt8]] {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -56,17 +56,22 @@ struct SoundServerError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+/// The sound track of `path` as ffmpeg decodes it: mono 16-bit samples at 48 kHz.
+func decodedSound(_ path: String) throws -> [Int16] {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let raw = folder + "/sound.s16"
+    let result = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vn", "-f", "s16le", "-ac", "1",
+                                                    "-ar", "48000", raw])
+    guard result.status == 0 else { throw DecodeError(message: "ffmpeg could not decode the sound of \(path): \(result.error)") }
+    let bytes = FileManager.default.contents(atPath: raw) ?? Data()
+    return bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+}
+
 /// The sound track of `path` as ffmpeg decodes it (mono, 48 kHz): its loudness (RMS of 16-bit samples) and its
 /// frequency (zero crossings), after the first 0.1 s.
 func decodedTone(_ path: String) throws -> (rms: Double, frequency: Double, seconds: Double) {
-    let folder = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let raw = folder + "/sound.raw"
-    let result = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vn", "-f", "s16le", "-ac", "1",
-                                                    "-ar", "48000", raw])
-    guard result.status == 0 else { throw SoundServerError(message: "ffmpeg could not decode the sound of \(path): \(result.error)") }
-    let bytes = FileManager.default.contents(atPath: raw) ?? Data()
-    let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.dropFirst(4800)
+    let samples = try decodedSound(path).dropFirst(4800)
     guard samples.count > 4800 else { return (0, 0, Double(samples.count) / 48000) }
     let rms = (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
     let crossings = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
