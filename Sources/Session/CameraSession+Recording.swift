@@ -42,9 +42,6 @@ extension CameraSession {
         } else {
             branches = pipeline.branches
         }
-        if settings.audio != nil, settings.preRoll != nil {
-            throw CameraError.recordingFailed(path: path, detail: "sound with pre-roll is not supported yet; record with --audio or --pre")
-        }
         let audioFiles = try settings.audio.map { audio in
             (source: try PipelineFile.load(soundTee == nil ? audio.sourceFile : RecordingAudio.pipelineSoundFile),
              encoder: try PipelineFile.load(choice.codec.container == .mp4 ? "record-audio-aac.branch" : "record-audio-opus.branch"))

@@ -98,11 +98,15 @@ final class RecordBranch: Sendable {
     private let bin: Element
     private let writerBin: Element
     private let writerInput: Pad
+    /// The writer's sound input (its muxer's), linked to the sound encoder at once or, pre-rolling, at `begin()`.
+    private let writerSound: Pad?
     /// The sound source (`audio-source`), when recording sound: it gets the EOS too when the recording ends.
     private let audioSource: Element?
     private let audioFeed: Pad?
     /// The raw sound on its way to the sound encoder (`audio-start` in record-audio-*.branch): cut there.
     private let rawSoundFeed: Pad?
+    /// The sound encoder's priming (`audio-encoder`'s, in samples): that much more of the sound is cut.
+    private let soundPriming: Int
     /// Sound taken from the pipeline's own `sound` tee: that tee's owner and the pad it feeds the branch through.
     private let soundLink: (branches: TeeBranches, branch: TeeBranch)?
 
@@ -177,7 +181,7 @@ final class RecordBranch: Sendable {
                   // The muxer is inside the writer's bin: the sound reaches it through a ghost pad of that bin.
                   let writerAudio = Pad.ghost("audio", target: muxerInput),
                   gst_element_add_pad(writerBin.pointer, writerAudio.pointer) != 0,
-                  encoderOutput.link(to: writerAudio) == .ok else {
+                  !writerNow || encoderOutput.link(to: writerAudio) == .ok else {
                 bin.setState(GST_STATE_NULL)
                 throw CameraError.negotiationFailed(device: nil, detail: "\(audio.encoder.path) could not be linked to \(writer.path)'s muxer")
             }
@@ -188,11 +192,15 @@ final class RecordBranch: Sendable {
             }
             audioSource = source.child(named: "audio-source")
             audioFeed = encoderOutput
+            writerSound = writerAudio
             rawSoundFeed = startOutput
+            soundPriming = SoundEncoderPriming.samples(factory: encoder.child(named: "audio-encoder")?.factoryName)
         } else {
             audioSource = nil
             audioFeed = nil
+            writerSound = nil
             rawSoundFeed = nil
+            soundPriming = 0
         }
         // Set once `branch` exists; frames arrive only after linking, when it does.
         let owner = Mutex<RecordBranch?>(nil)
@@ -353,19 +361,25 @@ final class RecordBranch: Sendable {
     /// timestamp, so this cut is what puts the sound's first sample under the picture's first frame.
     private func rawSound(_ probe: ProbeData) -> GstPadProbeReturn {
         guard let rawSoundFeed, let buffer = probe.buffer, buffer.pointee.pts != gstcam_clock_time_none() else { return GST_PAD_PROBE_OK }
-        let (cut, flush, shift): (GstClockTime?, [HeldBuffer], Bool) = state.withLock { state in
+        let (firstFrame, flush, shift): (GstClockTime?, [HeldBuffer], Bool) = state.withLock { state in
             if state.soundStart == nil { state.soundStart = buffer.pointee.pts }
-            guard let cut = state.soundCut else {
+            guard let firstFrame = state.soundCut else {
                 state.heldSound.append(HeldBuffer(buffer))
-                while let oldest = state.heldSound.first, buffer.pointee.pts - min(buffer.pointee.pts, oldest.buffer.pointee.pts) > 1_000_000_000 {
+                // Pre-rolling, the file will start at the oldest video kept; else at the next frame taken.
+                let pts = buffer.pointee.pts
+                let keepFrom = state.held.first.map { Self.start(of: $0.buffer) } ?? (pts > 1_000_000_000 ? pts - 1_000_000_000 : 0)
+                while state.heldSound.count > 1, state.heldSound[1].buffer.pointee.pts <= keepFrom {
                     state.heldSound.removeFirst().release()
                 }
                 return (nil, [], false)
             }
             defer { state.heldSound = []; state.audioShifted = true }
-            return (cut, state.heldSound, !state.audioShifted)
+            return (firstFrame, state.heldSound, !state.audioShifted)
         }
-        guard let cut else { return GST_PAD_PROBE_DROP }
+        guard let firstFrame else { return GST_PAD_PROBE_DROP }
+        // The encoder's priming is played before the sound: starting the sound that much after the first frame puts
+        // each sample where it was heard.
+        let cut = firstFrame + Self.soundTime(samples: soundPriming, pad: rawSoundFeed)
         // The sound's time starts at the cut, as the video's starts at its first frame: set once, before any sound
         // has gone on (the segment is sent again, with the shift, ahead of the first buffer).
         if shift { gst_pad_set_offset(rawSoundFeed.pointer, -Int(cut)) }
@@ -392,6 +406,12 @@ final class RecordBranch: Sendable {
         guard gst_structure_get_int(structure, "rate", &rate) != 0, gst_structure_get_int(structure, "channels", &channels) != 0,
               rate > 0, channels > 0 else { return nil }
         return (rate, 2 * Int(channels))
+    }
+
+    /// How long `samples` of the sound last.
+    private static func soundTime(samples: Int, pad: Pad) -> GstClockTime {
+        guard samples > 0, let format = soundFormat(pad) else { return 0 }
+        return GstClockTime(samples) * 1_000_000_000 / GstClockTime(format.rate)
     }
 
     /// When the sound in `buffer` ends, from its size (a source's durations can be missing).
@@ -456,23 +476,34 @@ final class RecordBranch: Sendable {
         }
     }
 
-    /// Starts writing a pre-rolled recording: the writer joins and the kept video goes first.
+    /// Starts writing a pre-rolled recording: the writer joins and the kept video goes first, with the sound kept
+    /// from the same instant on.
     func begin() throws {
         guard preRoll != nil, !state.withLock({ $0.begun }) else { return }
-        guard bin.add(writerBin), feed.link(to: writerInput) == .ok, writerBin.syncStateWithParent() else {
+        guard bin.add(writerBin), feed.link(to: writerInput) == .ok,
+              audioFeed.map({ encoded in writerSound.map { encoded.link(to: $0) == .ok } ?? false }) ?? true,
+              writerBin.syncStateWithParent() else {
             throw CameraError.negotiationFailed(device: nil, detail: "the recording writer could not be linked (\(writerFile))")
         }
         state.withLock { state in
             state.begun = true
             state.framesIn = 0
             state.firstInput = nil
+            // The file starts with the oldest video kept: so does its sound (the raw sound held since then).
+            if audioFeed != nil, let oldest = state.held.first { state.soundCut = Self.start(of: oldest.buffer) }
         }
     }
 
-    private func written(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+    /// Where an encoded frame starts in time: its decoding time when that comes first.
+    private static func start(of buffer: UnsafeMutablePointer<GstBuffer>) -> GstClockTime {
         let pts = buffer.pointee.pts, dts = buffer.pointee.dts
+        return dts != gstcam_clock_time_none() ? min(dts, pts) : pts
+    }
+
+    private func written(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+        let pts = buffer.pointee.pts
         let none = gstcam_clock_time_none()
-        let start = dts != none ? min(dts, pts) : pts
+        let start = Self.start(of: buffer)
         let (offset, first): (Int?, Bool) = state.withLock { state in
             var offset: Int?
             let first = state.firstTimestamp == nil

@@ -34,9 +34,9 @@ enum RecordCommand: Command {
       --bitrate KBPS         Target bitrate in kbit/s (default: from the frame size, 1000 at 640x480).
       --segment SECONDS      Write consecutive files of SECONDS each (NAME_00001.mp4, _00002…), cut at
                              keyframes with no frame lost between them.
-      --pre SECONDS          Keep the last SECONDS of encoded video in memory and wait: the recording starts on
-                             SIGUSR2 (kill -USR2 PID) and its file begins SECONDS before that (from the
-                             keyframe before; at most a second more). --duration counts from the signal.
+      --pre SECONDS          Keep the last SECONDS of encoded video (and of sound) in memory and wait: the
+                             recording starts on SIGUSR2 (kill -USR2 PID) and its file begins SECONDS before that
+                             (from the keyframe before; at most a second more). --duration counts from the signal.
       --audio                Record sound too, from the default input (PipeWire, PulseAudio or ALSA): AAC in MP4,
                              Opus in WebM (a pipeline file's own `sound` tee instead, e.g. --pipeline av-test).
                              No sound input is an error naming it.
@@ -63,7 +63,6 @@ enum RecordCommand: Command {
         let json = arguments.flag("--json")
         try arguments.finish()
         if audioDevice, testTone { throw UsageError("give --audio or --audio-test-tone, not both") }
-        if (audioDevice || testTone), pre != nil { throw UsageError("--pre cannot be used with sound yet; drop --audio or --pre") }
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
         if output == "-" { throw UsageError("a video is written to a file (the MP4 index needs one); give -o FILE or --dir DIR") }
         if directory != nil, overwrite { throw UsageError("--overwrite goes with -o FILE; --dir never replaces a file") }
