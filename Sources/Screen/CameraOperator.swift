@@ -10,6 +10,9 @@ public final class CameraOperator: Sendable {
     public let library: PhotoLibrary
     /// Where `r` records to.
     public let videos: VideoLibrary
+    /// `gstcam preview --pre`: this much video is kept all along, so `r` saves a recording that begins that long
+    /// before the key (`keepPreRollArmed`).
+    public let preRoll: Duration?
 
     private struct State {
         /// The session actions go to; the camera screen replaces it when it restarts a camera that came back.
@@ -25,6 +28,12 @@ public final class CameraOperator: Sendable {
         var timerSeconds = 0
         /// The recording started last (running or ended), so `record_status` can tell how it ended.
         var lastRecording: Recording?
+        /// The screen's own pre-roll, armed and waiting for `r` (nil once it has begun).
+        var armedPreRoll: Recording?
+        /// The session that refused the pre-roll: it is not asked again.
+        var preRollRefusedBy: ObjectIdentifier?
+        /// Recordings being started for others: the pre-roll is not armed meanwhile (it would take their place).
+        var startingRecordings = 0
     }
 
     /// Seconds the screen's shutter counts down before the photo (0: at once).
@@ -41,10 +50,41 @@ public final class CameraOperator: Sendable {
 
     private let state: Mutex<State>
 
-    public init(session: CameraSession, library: PhotoLibrary = PhotoLibrary(), videos: VideoLibrary = VideoLibrary()) {
+    public init(session: CameraSession, library: PhotoLibrary = PhotoLibrary(), videos: VideoLibrary = VideoLibrary(),
+                preRoll: Duration? = nil) {
         state = Mutex(State(session: session))
         self.library = library
         self.videos = videos
+        self.preRoll = preRoll
+    }
+
+    /// Arms the screen's pre-roll when the session runs and records nothing; the screen calls it on each tick, so it is
+    /// armed again after a recording ends or fails and on a camera that came back. Returns why a session refused it
+    /// (once: that session is not asked again).
+    public func keepPreRollArmed() async -> String? {
+        guard let preRoll else { return nil }
+        let session = self.session
+        guard case .running = session.state, session.currentRecording == nil,
+              state.withLock({ $0.preRollRefusedBy != ObjectIdentifier(session) && $0.startingRecordings == 0 }) else { return nil }
+        do {
+            let recording = try await startRecording(on: session, path: nil, options: RemoteRecordingOptions(preRoll: preRoll))
+            state.withLock { $0.armedPreRoll = recording }
+            return nil
+        } catch {
+            state.withLock { $0.preRollRefusedBy = ObjectIdentifier(session) }
+            return "the last \(Self.seconds(preRoll)) s cannot be kept for r: \((error as? CameraError).map(Self.brief) ?? "\(error)")"
+        }
+    }
+
+    /// The screen's own pre-roll when it is the session's recording and has not begun.
+    private func armedPreRoll(of session: CameraSession) -> Recording? {
+        guard let armed = state.withLock({ $0.armedPreRoll }), armed === session.currentRecording, armed.isArmed else { return nil }
+        return armed
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let seconds = duration.inSeconds
+        return seconds == seconds.rounded() ? "\(Int(seconds))" : String(format: "%.1f", seconds)
     }
 
     /// The session actions go to now.
@@ -153,7 +193,7 @@ public final class CameraOperator: Sendable {
                       height: session.configuration.height, framesPerSecond: state.withLock { $0.framesPerSecond },
                       zoom: (session.zoom.factor * 100).rounded() / 100, torch: torch, focus: focus, frames: session.frameCount,
                       flash: controls?.hasFlash == true ? flashMode : nil,
-                      recording: session.currentRecording.map { ($0.path, $0.progress) },
+                      recording: armedPreRoll(of: session) != nil ? nil : session.currentRecording.map { ($0.path, $0.progress) },
                       lastRecording: state.withLock { $0.lastRecording })
     }
 
@@ -166,6 +206,7 @@ public final class CameraOperator: Sendable {
             let seconds = Int(recording.progress.duration.inSeconds)
             parts.insert("● REC \(seconds / 60):\(String(format: "%02d", seconds % 60))", at: 0)
         }
+        if let preRoll, armedPreRoll(of: session) != nil { parts.append("last \(Self.seconds(preRoll)) s kept") }
         parts.append(status.torch.map { $0 ? "torch on" : "torch off" } ?? "no torch")
         if let flash = status.flash { parts.append("flash \(flash.rawValue)") }
         if timerSeconds > 0 { parts.append("timer \(timerSeconds) s") }
@@ -281,19 +322,15 @@ public final class CameraOperator: Sendable {
             }
             return CameraActionOutcome(message: message, isError: result.method == .none, focusPoint: point)
         case .toggleRecording:
-            return try await performThrowing(session.currentRecording == nil ? .startRecording(path: nil) : .stopRecording)
+            guard let recording = session.currentRecording else { return try await performThrowing(.startRecording(path: nil)) }
+            return try await performThrowing(recording.isArmed ? .beginRecording : .stopRecording)
         case let .startRecording(path, options):
-            let target: String
-            if let path {
-                target = path
-            } else {
-                try videos.createDirectory()
-                let container = try VideoEncoderChoice.choose(options.codec).codec.container
-                target = videos.newVideoPath(container: container, segmented: options.segment != nil)
-            }
-            let recording = try await session.startRecording(RecordingSettings(
-                path: target, codec: options.codec, bitrate: options.bitrate, overwrite: options.overwrite,
-                segmentDuration: options.segment, duration: options.duration, preRoll: options.preRoll, audio: options.audio))
+            // Another command's recording (through the socket) takes the camera from the screen's own pre-roll, which
+            // has written nothing; it is armed again once that recording ends.
+            state.withLock { $0.startingRecordings += 1 }
+            defer { state.withLock { $0.startingRecordings -= 1 } }
+            if let armed = armedPreRoll(of: session) { _ = try? await armed.stop() }
+            let recording = try await startRecording(on: session, path: path, options: options)
             state.withLock { $0.lastRecording = recording }
             let name = recording.path.split(separator: "/").last.map(String.init) ?? recording.path
             let warning = recording.soundProblem.map { " (no sound: \($0); video only)" } ?? ""
@@ -301,10 +338,14 @@ public final class CameraOperator: Sendable {
         case .beginRecording:
             guard let recording = session.currentRecording else { throw ScreenError("Not recording") }
             try await recording.begin()
+            state.withLock { state in
+                state.lastRecording = recording
+                if state.armedPreRoll === recording { state.armedPreRoll = nil }
+            }
             let name = recording.path.split(separator: "/").last.map(String.init) ?? recording.path
             return CameraActionOutcome(message: "Recording \(name)", recordingPath: recording.path)
         case .stopRecording:
-            guard let recording = session.currentRecording else { throw ScreenError("Not recording") }
+            guard let recording = session.currentRecording, armedPreRoll(of: session) == nil else { throw ScreenError("Not recording") }
             let video = try await recording.stop()
             let name = video.path.split(separator: "/").last.map(String.init) ?? video.path
             return CameraActionOutcome(message: "Saved \(name) (\(String(format: "%.1f", video.duration.inSeconds)) s)", video: video)
@@ -320,6 +361,21 @@ public final class CameraOperator: Sendable {
         case .quit:
             return CameraActionOutcome(message: "Quit")
         }
+    }
+
+    /// A recording into `path`, or a new name in the Videos folder.
+    private func startRecording(on session: CameraSession, path: String?, options: RemoteRecordingOptions) async throws -> Recording {
+        let target: String
+        if let path {
+            target = path
+        } else {
+            try videos.createDirectory()
+            let container = try VideoEncoderChoice.choose(options.codec).codec.container
+            target = videos.newVideoPath(container: container, segmented: options.segment != nil)
+        }
+        return try await session.startRecording(RecordingSettings(
+            path: target, codec: options.codec, bitrate: options.bitrate, overwrite: options.overwrite,
+            segmentDuration: options.segment, duration: options.duration, preRoll: options.preRoll, audio: options.audio))
     }
 
     private func saved(_ photo: Photo) -> CameraActionOutcome {

@@ -26,13 +26,16 @@ public struct ScreenLaunch: Sendable {
     public var flash: FlashMode
     /// Seconds the shutter key counts down first (0: none), until `T` changes it.
     public var timer: Int
+    /// `r` saves a recording that begins this long before the key (the video is kept all along).
+    public var preRoll: Duration?
     /// The configuration with its mode chosen, for a camera whose modes could not be read at launch (no
     /// permission yet): called each time the camera is tried again; nil when the mode is chosen already.
     public var chooseMode: (@Sendable () throws -> CameraConfiguration)?
 
     public init(configuration: CameraConfiguration, output: PreviewOutput, duration: Double? = nil, json: Bool = false,
                 picker: Bool = false, library: PhotoLibrary = PhotoLibrary(), switchEvery: Double? = nil,
-                waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0) {
+                waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0, preRoll: Duration? = nil) {
+        self.preRoll = preRoll
         self.flash = flash
         self.timer = timer
         self.configuration = configuration
@@ -55,7 +58,7 @@ extension CameraScreen {
         let session = try CameraSession(configuration: configuration)
         let window = launch.output == .none || launch.output == .terminal ? nil : CameraWindow(session: session)
         let terminal: TerminalView? = launch.output == .terminal ? try TerminalView(session: session) : nil
-        let cameraOperator = CameraOperator(session: session, library: launch.library)
+        let cameraOperator = CameraOperator(session: session, library: launch.library, preRoll: launch.preRoll)
         cameraOperator.flashMode = launch.flash
         cameraOperator.timerSeconds = launch.timer
         return CameraScreen(cameraOperator: cameraOperator,

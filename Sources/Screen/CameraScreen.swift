@@ -332,6 +332,7 @@ public final class CameraScreen: Sendable {
         var ticks = Ticker.every(.milliseconds(250)).makeAsyncIterator()
         while case .running = session.state, !isOver {
             noteCamera()
+            if let problem = await cameraOperator.keepPreRollArmed() { Standard.error.write("gstcam: \(problem)\n") }
             if firstStatus {
                 surface?.setStatus(cameraOperator.statusLine())
                 refreshControls()

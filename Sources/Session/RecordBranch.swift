@@ -559,10 +559,14 @@ final class RecordBranch: Sendable {
 
     var failure: CameraError? { state.withLock { $0.failure } }
 
+    /// Whether the writer has joined: at once, or with pre-roll at `begin()`.
+    var hasBegun: Bool { state.withLock { $0.begun } }
+
     /// Sends EOS into the branch (no more frames are taken) and waits up to `timeout` for the writer to finish
-    /// the file. Returns whether it did.
+    /// the file. Returns whether it did. A pre-roll that never began has no writer: it ends at once, with no file.
     func finish(timeout: Duration) async -> Bool {
         sendEndOfStream()
+        guard hasBegun else { return true }
         do {
             try await ended.value(timeout: timeout, what: "The end of the recording")
             return true
@@ -574,6 +578,7 @@ final class RecordBranch: Sendable {
     /// As `finish`, blocking: for the session's own teardown, which is synchronous.
     func finishBlocking(timeout: Duration) -> Bool {
         sendEndOfStream()
+        guard hasBegun else { return true }
         return endedSignal.wait(timeout: .now() + .nanoseconds(Int(timeout.inSeconds * 1e9))) == .success
     }
 

@@ -191,6 +191,9 @@ public final class Recording: Sendable {
         try await firstFrame.value(timeout: timeout, what: "The first recorded frame")
     }
 
+    /// Armed with a pre-roll and not begun yet: video (and sound) are kept in memory, no file exists.
+    public var isArmed: Bool { branch.map { !$0.hasBegun } ?? false }
+
     /// Starts writing a recording armed with a pre-roll (`RecordingSettings.preRoll`): the file begins with the
     /// video kept in memory, from the keyframe at least that long ago; returns once that is in the file.
     public func begin(timeout: Duration = .seconds(10)) async throws {

@@ -33,6 +33,9 @@ enum PreviewCommand: Command {
                              printed with the time to the new camera's first frame.
       --flash [MODE]         The flash mode photos start with: off (default), on, auto (fires when the
                              picture is dark); l cycles it.
+      --pre SECONDS          Keep the last SECONDS of video in memory all along: r (or SIGUSR2) then saves a
+                             recording that begins SECONDS before the key (from the keyframe before; at most a
+                             second more). The status line says "last N s kept" while it waits.
       --no-wait              Exit (status 1, with what happened) when the camera goes away instead of waiting
                              for it to come back.
       --json                 Print the figures (and saved photos) as JSON lines.
@@ -50,18 +53,21 @@ enum PreviewCommand: Command {
         let send = try arguments.option("--send")
         let switchEvery = try arguments.option("--switch-every", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
         let noWait = arguments.flag("--no-wait")
+        let pre = try arguments.option("--pre", as: "a number of seconds from 0.1 to 600") { Double($0).flatMap { $0 >= 0.1 && $0 <= 600 ? $0 : nil } }
         let flash = try arguments.option("--flash", values: FlashMode.allCases.map(\.rawValue), bare: "on").flatMap(FlashMode.init(rawValue:))
         try arguments.finish()
         if let send { return try ScreenRemote.send(send, configuration: camera.configuration) }
         let output = try PreviewOutput.choose(sink: sink, environment: ProcessInfo.processInfo.environment)
         _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false,
-                                switchEvery: switchEvery, waitsForCamera: !noWait, flash: flash ?? .off)
+                                switchEvery: switchEvery, waitsForCamera: !noWait, flash: flash ?? .off,
+                                preRoll: pre.map { .milliseconds(Int($0 * 1000)) })
     }
 
     /// Runs the screen; returns how it ended. Throws the session's failure, or exit 130 after Ctrl-C.
     static func runScreen(camera: inout CameraOptions, output: PreviewOutput, duration: Double?, json: Bool,
                           picker: Bool, library: PhotoLibrary = PhotoLibrary(),
-                          switchEvery: Double? = nil, waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0) async throws -> CameraScreen.Ending? {
+                          switchEvery: Double? = nil, waitsForCamera: Bool = true, flash: FlashMode = .off, timer: Int = 0,
+                          preRoll: Duration? = nil) async throws -> CameraScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
         let configuration: CameraConfiguration
         var chooseLater = false
@@ -78,7 +84,7 @@ enum PreviewCommand: Command {
         }
         var launch = ScreenLaunch(configuration: configuration, output: output, duration: duration, json: json,
                                   picker: picker, library: library, switchEvery: switchEvery, waitsForCamera: waitsForCamera,
-                                  flash: flash, timer: timer)
+                                  flash: flash, timer: timer, preRoll: preRoll)
         if chooseLater {
             let later = camera
             launch.chooseMode = { try later.modeChoice(for: .preview).configuration }

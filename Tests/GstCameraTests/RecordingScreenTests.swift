@@ -33,6 +33,38 @@ import Testing
         #expect((try send(#"{"command":"status"}"#)["frames"] as? Int ?? 0) > 45)
     }
 
+    /// `gstcam preview --pre 1`: the screen keeps the last second all along (the status line says so), `r` saves a
+    /// recording that begins that long before the key, and once it is saved the pre-roll is kept again.
+    @Test func rWithPreRollSavesTheSecondBeforeTheKey() throws {
+        let folder = try makeTemporaryFolder()
+        let terminal = TmuxSession(folder: folder, serverPrefix: "gstcam-test",
+                                   command: "\(gstcamBinary) preview --pipeline test-pattern --width 320 --height 240 --sink terminal --pre 1",
+                                   variables: ["GSTCAM_VIDEO_DIR": folder, "XDG_RUNTIME_DIR": folder])
+        defer { terminal.remove() }
+        // The status line: the screen's last row (OpenH264 prints a line on stderr when drained, which can leave an
+        // old status line above it).
+        func statusLine() -> String {
+            ((try? terminal.screen()) ?? "").split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init) ?? ""
+        }
+        #expect(terminal.wait(10) { statusLine().contains("last 1 s kept") }, "\(statusLine())")
+        Thread.sleep(forTimeInterval: 2)
+        _ = try terminal.tmux("send-keys", "-t", "0", "r")
+        #expect(terminal.wait(5) { statusLine().contains("● REC") && !statusLine().contains("kept") }, "\(statusLine())")
+        Thread.sleep(forTimeInterval: 1.5)
+        _ = try terminal.tmux("send-keys", "-t", "0", "r")
+        // Saved, then kept again for the next `r`.
+        #expect(terminal.wait(5) { statusLine().contains("Saved VID_") }, "\(statusLine())")
+        #expect(terminal.wait(5) { statusLine().contains("last 1 s kept") && !statusLine().contains("● REC") }, "\(statusLine())")
+        let videos = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("VID_") }
+        #expect(videos.count == 1, "\(videos)")
+        let path = folder + "/" + (videos.first ?? "none")
+        let probed = try ProbedVideo.read(path)
+        // 1.5 s between the keys and 1 s to 2 s (back to a keyframe) before the first, at 30 fps; without the
+        // pre-roll about 45 frames.
+        #expect(probed.frames >= 70 && probed.frames <= 140, "\(probed.frames) frames")
+        #expect(try decodeEveryFrame(path).status == 0)
+    }
+
     @Test func rAndTheRequestsParse() {
         #expect(CameraAction(key: "r") == .toggleRecording)
         #expect(RemoteRequest.parse(#"{"command":"record_start"}"#) == .success(.action(.startRecording(path: nil))))
