@@ -337,7 +337,9 @@ public final class CameraOperator: Sendable {
             return CameraActionOutcome(message: "Recording \(name)\(warning)", recordingPath: recording.path)
         case .beginRecording:
             guard let recording = session.currentRecording else { throw ScreenError("Not recording") }
-            try await recording.begin()
+            // The screen's own pre-roll is named when `r` begins it (it may have been armed long before).
+            let ownPreRoll = armedPreRoll(of: session) != nil
+            try await recording.begin(into: ownPreRoll ? videos.newVideoPath(container: recording.codec.container) : nil)
             state.withLock { state in
                 state.lastRecording = recording
                 if state.armedPreRoll === recording { state.armedPreRoll = nil }

@@ -79,7 +79,11 @@ final class RecordBranch: Sendable {
     private let branch: TeeBranch
     private let branchInput: Pad
     private let feed: Pad
-    let path: String
+    /// The file (a segmented recording's first), for messages.
+    var path: String { location.withLock { $0 } }
+    private let location: Mutex<String>
+    /// The writer's file sink (or splitmuxsink), whose `location` a pre-roll may change before it begins.
+    private let sink: Element
     let writerFile: String
     /// Set once the writer's sink has received EOS (the file is complete).
     private let ended = OneShot<Void>()
@@ -124,7 +128,7 @@ final class RecordBranch: Sendable {
          audio: (source: PipelineFile, encoder: PipelineFile)? = nil, soundTee: TeeBranches? = nil, onStarted: @escaping @Sendable () -> Void,
          onFailed: @escaping @Sendable (CameraError) -> Void, onEnded: @escaping @Sendable () -> Void) throws {
         self.branches = branches
-        self.path = path
+        location = Mutex(path)
         self.writerFile = writer.path
         self.onStarted = onStarted
         self.onFailed = onFailed
@@ -144,6 +148,7 @@ final class RecordBranch: Sendable {
         guard let sink = writerBin.child(named: Self.sinkName) else {
             throw CameraError.missingPipelineElement(file: writer.path, name: Self.sinkName, purpose: "the sink that writes the video file")
         }
+        self.sink = sink
         // A sink joining a playing pipeline must not wait for preroll (it would hold the preview's state).
         if sink.hasProperty("async") { sink.set("async", false) }
         if sink.hasProperty("start-index") { sink.set("start-index", Int32(1)) }
@@ -474,6 +479,16 @@ final class RecordBranch: Sendable {
             for dropped in held[..<keyframe] { dropped.release() }
             held.removeFirst(keyframe)
         }
+    }
+
+    /// Names the file of a pre-roll that has not begun: its writer is not in the pipeline yet, so its sink takes a new
+    /// `location` (a file, or splitmuxsink's pattern); `path` is the first file.
+    func rename(location newLocation: String, path: String) throws {
+        guard preRoll != nil, !hasBegun else {
+            throw CameraError.recordingFailed(path: self.path, detail: "the file can only be named before the pre-roll begins")
+        }
+        sink.set("location", newLocation)
+        location.withLock { $0 = path }
     }
 
     /// Starts writing a pre-rolled recording: the writer joins and the kept video goes first, with the sound kept

@@ -13,7 +13,7 @@ import PipelineFiles
 /// `RecordingEvent.failed`, leaving a file that plays up to the failure.
 public final class Recording: Sendable {
     /// The file being written (with segments: the first one; `files` lists them all).
-    public let path: String
+    public var path: String { state.withLock { $0.location.path } }
     public let codec: VideoCodec
     /// The encoder element, e.g. "openh264enc", and why it was chosen.
     public let encoder: String
@@ -21,7 +21,7 @@ public final class Recording: Sendable {
     public let width: Int
     public let height: Int
     /// The `location` pattern of a segmented recording (splitmuxsink's %05d), nil for one file.
-    let segmentPattern: String?
+    var segmentPattern: String? { state.withLock { $0.location.segmentPattern } }
     /// With `RecordingAudio.deviceIfAvailable`: why the recording has no sound (nil when it has).
     public let soundProblem: String?
 
@@ -32,6 +32,8 @@ public final class Recording: Sendable {
     }
 
     private struct State {
+        /// The file, and a segmented recording's pattern: set at the start, or when a pre-roll begins into a new name.
+        var location: (path: String, segmentPattern: String?)
         var phase = Phase.recording
         var started = false
         var observers: [Int: AsyncStream<RecordingEvent>.Continuation] = [:]
@@ -39,7 +41,7 @@ public final class Recording: Sendable {
         var paused = false
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let firstFrame = OneShot<Void>()
     private let ending = OneShot<RecordedVideo>()
     /// Set once, right after init (the branch's callbacks need the recording first).
@@ -53,8 +55,7 @@ public final class Recording: Sendable {
          soundProblem: String? = nil,
          detach: @escaping @Sendable () -> Void, notifySession: @escaping @Sendable (RecordingEvent) -> Void) {
         self.soundProblem = soundProblem
-        self.path = path
-        self.segmentPattern = segmentPattern
+        state = Mutex(State(location: (path, segmentPattern)))
         codec = choice.codec
         encoder = choice.encoder
         encoderReason = choice.reason
@@ -101,7 +102,7 @@ public final class Recording: Sendable {
     public func events() -> AsyncStream<RecordingEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: RecordingEvent.self)
         let replay: [RecordingEvent]? = state.withLock { state in
-            var past: [RecordingEvent] = state.started ? [.started(path: path)] : []
+            var past: [RecordingEvent] = state.started ? [.started(path: state.location.path)] : []
             if case .ended(_, let event) = state.phase {
                 past.append(event)
                 return past
@@ -196,7 +197,17 @@ public final class Recording: Sendable {
 
     /// Starts writing a recording armed with a pre-roll (`RecordingSettings.preRoll`): the file begins with the
     /// video kept in memory, from the keyframe at least that long ago; returns once that is in the file.
-    public func begin(timeout: Duration = .seconds(10)) async throws {
+    /// `path` names the file only now (a gallery name with the time of the start, not of the arming); its extension
+    /// follows the codec, and an existing file is an error.
+    public func begin(into path: String? = nil, timeout: Duration = .seconds(10)) async throws {
+        if let path, let branch, !branch.hasBegun {
+            let file = CameraSession.videoPath(path, container: codec.container)
+            let pattern = segmentPattern.map { _ in VideoSegmentNames.pattern(for: file) }
+            let first = pattern.map { VideoSegmentNames.name($0, 1) } ?? file
+            try CameraSession.checkVideoOutput(first, overwrite: false)
+            try branch.rename(location: pattern ?? file, path: first)
+            state.withLock { $0.location = (first, pattern) }
+        }
         try branch?.begin()
         try await waitForFirstFrame(timeout: timeout)
     }

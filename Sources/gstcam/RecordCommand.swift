@@ -86,10 +86,10 @@ enum RecordCommand: Command {
         }
         try await camera.adjust(session)
         let path: String
+        let library = VideoLibrary(directory: directory)
         if let output {
             path = output
         } else {
-            let library = VideoLibrary(directory: directory)
             try library.createDirectory()
             path = library.newVideoPath(container: encoder.codec.container, segmented: segment != nil)
         }
@@ -116,7 +116,8 @@ enum RecordCommand: Command {
                 Standard.error.write("gstcam: interrupted before the recording started; nothing was saved.\n")
                 throw ExitRequest(status: .interrupted)
             }
-            try await recording.begin()
+            // A gallery name says when the recording started: a pre-roll's is chosen again as it begins.
+            try await recording.begin(into: output == nil ? library.newVideoPath(container: encoder.codec.container, segmented: segment != nil) : nil)
         }
         if json {
             print(JSONOutput.line(RecordingRecord.started(recording)))

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import Screen
 @testable import Session
+import MediaFiles
 
 /// The camera screen records on request: `r`, SIGUSR2, and the socket's record_start / record_stop / record_status.
 @Suite(.serialized) struct RecordingScreenTests {
@@ -48,6 +49,8 @@ import Testing
         }
         #expect(terminal.wait(10) { statusLine().contains("last 1 s kept") }, "\(statusLine())")
         Thread.sleep(forTimeInterval: 2)
+        // The file is named when `r` begins it, not when the pre-roll was armed (2 s earlier).
+        let nameAtTheKey = (VideoLibrary(directory: folder).newVideoPath(container: .mp4) as NSString).lastPathComponent
         _ = try terminal.tmux("send-keys", "-t", "0", "r")
         #expect(terminal.wait(5) { statusLine().contains("● REC") && !statusLine().contains("kept") }, "\(statusLine())")
         Thread.sleep(forTimeInterval: 1.5)
@@ -57,6 +60,7 @@ import Testing
         #expect(terminal.wait(5) { statusLine().contains("last 1 s kept") && !statusLine().contains("● REC") }, "\(statusLine())")
         let videos = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("VID_") }
         #expect(videos.count == 1, "\(videos)")
+        #expect(videos.allSatisfy { $0 >= nameAtTheKey }, "\(videos) named before the key (\(nameAtTheKey))")
         let path = folder + "/" + (videos.first ?? "none")
         let probed = try ProbedVideo.read(path)
         // 1.5 s between the keys and 1 s to 2 s (back to a keyframe) before the first, at 30 fps; without the
