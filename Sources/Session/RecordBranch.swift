@@ -368,11 +368,13 @@ final class RecordBranch: Sendable {
         guard let rawSoundFeed, let buffer = probe.buffer, buffer.pointee.pts != gstcam_clock_time_none() else { return GST_PAD_PROBE_OK }
         let (firstFrame, flush, shift): (GstClockTime?, [HeldBuffer], Bool) = state.withLock { state in
             if state.soundStart == nil { state.soundStart = buffer.pointee.pts }
-            guard let firstFrame = state.soundCut else {
+            // A pre-roll's sound waits for its video to reach the writer: the muxer needs both to write anything, and
+            // seconds of sound pushed ahead of the first frame would only wait in it.
+            guard let firstFrame = state.soundCut, preRoll == nil || state.firstTimestamp != nil else {
                 state.heldSound.append(HeldBuffer(buffer))
-                // Pre-rolling, the file will start at the oldest video kept; else at the next frame taken.
+                // From the cut once it is known; pre-rolling, from the oldest video kept; else from a second back.
                 let pts = buffer.pointee.pts
-                let keepFrom = state.held.first.map { Self.start(of: $0.buffer) } ?? (pts > 1_000_000_000 ? pts - 1_000_000_000 : 0)
+                let keepFrom = state.soundCut ?? state.held.first.map { Self.start(of: $0.buffer) } ?? (pts > 1_000_000_000 ? pts - 1_000_000_000 : 0)
                 while state.heldSound.count > 1, state.heldSound[1].buffer.pointee.pts <= keepFrom {
                     state.heldSound.removeFirst().release()
                 }
@@ -495,9 +497,11 @@ final class RecordBranch: Sendable {
     /// from the same instant on.
     func begin() throws {
         guard preRoll != nil, !state.withLock({ $0.begun }) else { return }
-        guard bin.add(writerBin), feed.link(to: writerInput) == .ok,
-              audioFeed.map({ encoded in writerSound.map { encoded.link(to: $0) == .ok } ?? false }) ?? true,
-              writerBin.syncStateWithParent() else {
+        // Playing before it is linked: linked first, the encoder's next push sends its sticky events (caps, segment) to a
+        // writer still in NULL, which answers FLUSHING — and the encoder's input queue then stops its thread for good
+        // (seen on vivid under emulation: 1 start in 4, "The first recorded frame did not happen within 10 s").
+        guard bin.add(writerBin), writerBin.syncStateWithParent(), feed.link(to: writerInput) == .ok,
+              audioFeed.map({ encoded in writerSound.map { encoded.link(to: $0) == .ok } ?? false }) ?? true else {
             throw CameraError.negotiationFailed(device: nil, detail: "the recording writer could not be linked (\(writerFile))")
         }
         state.withLock { state in
