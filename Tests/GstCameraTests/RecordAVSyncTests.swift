@@ -33,14 +33,8 @@ import Testing
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/pre.mp4"
-        let recorder = try BackgroundGstcam(["record", "--pipeline", "av-test", "--width", "\(Self.width)", "--height", "\(Self.height)",
-                                             "--pre", "1.5", "--duration", "2", "--audio", "-o", path, "--json"])
-        defer { recorder.remove() }
-        #expect(recorder.wait(10) { recorder.output.contains(#""event":"waiting""#) }, "\(recorder.errors)")
-        Thread.sleep(forTimeInterval: 3)
-        #expect(!FileManager.default.fileExists(atPath: path))
-        kill(recorder.process.processIdentifier, SIGUSR2)
-        #expect(recorder.exitStatus(within: 15) == 0, "\(recorder.errors)")
+        try BackgroundGstcam.recordPreRolled(["--pipeline", "av-test", "--width", "\(Self.width)", "--height", "\(Self.height)",
+                                              "--pre", "1.5", "--duration", "2", "--audio"], path: path, armedFor: 3, within: 15)
         let probed = try ProbedVideo.read(path)
         // 2 s after the signal, and 1.5 s to 2.5 s (back to a keyframe) before it, at 30 fps.
         #expect(probed.frames >= 104 && probed.frames <= 137, "\(probed.frames) frames")

@@ -83,14 +83,8 @@ import Testing
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/pre.mp4"
-        let recorder = try BackgroundGstcam(["record", "--pipeline", "test-pattern", "--width", "320", "--height", "240",
-                                             "--pre", "1", "--duration", "1", "-o", path, "--json"])
-        defer { recorder.remove() }
-        #expect(recorder.wait(10) { recorder.output.contains(#""event":"waiting""#) }, "\(recorder.errors)")
-        Thread.sleep(forTimeInterval: 2)
-        #expect(!FileManager.default.fileExists(atPath: path))
-        kill(recorder.process.processIdentifier, SIGUSR2)
-        #expect(recorder.exitStatus(within: 10) == 0, "\(recorder.errors)")
+        try BackgroundGstcam.recordPreRolled(["--pipeline", "test-pattern", "--width", "320", "--height", "240", "--pre", "1", "--duration", "1"],
+                                             path: path, armedFor: 2)
         let probed = try ProbedVideo.read(path)
         // 1 s after the signal, and 1 s to 2 s (back to a keyframe) before it, at 30 fps.
         #expect(probed.frames >= 58 && probed.frames <= 92, "\(probed.frames) frames")

@@ -68,14 +68,8 @@ import Testing
         // --pre through the screen ("pre", then "record_begin" on SIGUSR2): no file until the signal, then one that
         // starts 1 s to 2 s (back to a keyframe) before it and lasts 1 s after it, at 30 fps.
         let pre = preview.folder + "/pre.mp4"
-        let recorder = try BackgroundGstcam(["record", "--pipeline", "test-pattern", "--pre", "1", "--duration", "1", "-o", pre, "--json"],
-                                            environment: preview.environment())
-        defer { recorder.remove() }
-        #expect(recorder.wait(10) { recorder.output.contains(#""event":"waiting""#) }, "\(socket): \(recorder.errors)")
-        Thread.sleep(forTimeInterval: 2)
-        #expect(!FileManager.default.fileExists(atPath: pre))
-        kill(recorder.process.processIdentifier, SIGUSR2)
-        #expect(recorder.exitStatus(within: 10) == 0, "\(recorder.errors)")
+        try BackgroundGstcam.recordPreRolled(["--pipeline", "test-pattern", "--pre", "1", "--duration", "1"], path: pre, armedFor: 2,
+                                             environment: preview.environment())
         let probed = try ProbedVideo.read(pre)
         #expect(probed.frames >= 58 && probed.frames <= 92, "\(probed.frames) frames")
         #expect(try decodeEveryFrame(pre).status == 0)

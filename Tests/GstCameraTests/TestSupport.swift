@@ -178,4 +178,17 @@ class BackgroundGstcam {
         killAndWait(process)
         try? FileManager.default.removeItem(atPath: folder)
     }
+
+    /// `gstcam record --pre …` (its `arguments`, `--json` added) into `path`: once it says it is waiting, `armedFor`
+    /// seconds with no file, then SIGUSR2, and it must end by itself with status 0 within `within` seconds.
+    static func recordPreRolled(_ arguments: [String], path: String, armedFor seconds: Double, within: Double = 10,
+                                environment: [String: String]? = nil) throws {
+        let recorder = try BackgroundGstcam(["record"] + arguments + ["-o", path, "--json"], environment: environment)
+        defer { recorder.remove() }
+        #expect(recorder.wait(10) { recorder.output.contains(#""event":"waiting""#) }, "\(recorder.errors)")
+        Thread.sleep(forTimeInterval: seconds)
+        #expect(!FileManager.default.fileExists(atPath: path), "a file before SIGUSR2")
+        kill(recorder.process.processIdentifier, SIGUSR2)
+        #expect(recorder.exitStatus(within: within) == 0, "\(recorder.errors)")
+    }
 }
