@@ -496,10 +496,10 @@ final class RecordBranch: Sendable {
     /// Starts writing a pre-rolled recording: the writer joins and the kept video goes first, with the sound kept
     /// from the same instant on.
     func begin() throws {
-        guard preRoll != nil, !state.withLock({ $0.begun }) else { return }
+        guard preRoll != nil, !hasBegun else { return }
         // Playing before it is linked: linked first, the encoder's next push sends its sticky events (caps, segment) to a
         // writer still in NULL, which answers FLUSHING — and the encoder's input queue then stops its thread for good
-        // (seen on vivid under emulation: 1 start in 4, "The first recorded frame did not happen within 10 s").
+        // (seen on vivid under emulation: 3 starts in 8, "The first recorded frame did not happen within 10 s").
         guard bin.add(writerBin), writerBin.syncStateWithParent(), feed.link(to: writerInput) == .ok,
               audioFeed.map({ encoded in writerSound.map { encoded.link(to: $0) == .ok } ?? false }) ?? true else {
             throw CameraError.negotiationFailed(device: nil, detail: "the recording writer could not be linked (\(writerFile))")
