@@ -20,6 +20,19 @@ public enum GStreamerRuntime {
     public static func ensureInitialized() {
         _ = initialized
     }
+
+    /// Starts gst_init on a thread of its own and returns at once, so that it runs while the caller does work
+    /// of its own: `gstcam capture` probes the camera meanwhile, which on a camera's first open takes as long
+    /// as gst_init's registry load (~10 ms each; one after the other they were a tenth of a cold photo).
+    /// Whoever needs GStreamer later calls `ensureInitialized()` as before, which waits for this thread if it
+    /// has not finished (swift_once): nothing can use GStreamer half-initialised.
+    public static func initializeInBackground() {
+        // A GLib thread, not a Foundation one: this module has no Foundation, and a GThread needs no set-up.
+        g_thread_unref(g_thread_new("gstcam-gst-init", { _ in
+            GStreamerRuntime.ensureInitialized()
+            return nil
+        }, nil))
+    }
 }
 
 /// Takes ownership of a g_malloc'ed C string.
