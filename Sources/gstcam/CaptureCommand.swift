@@ -93,9 +93,9 @@ enum CaptureCommand: Command {
             return names
         }
 
-        // GStreamer starts while the camera is probed (issue 13: each takes ~10 ms of a cold photo); a photo
-        // that a running camera screen takes for us leaves it unused.
-        CameraSession.startGStreamerEarly()
+        // GStreamer starts, and loads the pipeline's plugins, while the camera is probed (issue 13: each took
+        // ~10 ms of a cold photo); a photo that a running camera screen takes for us leaves it unused.
+        CameraSession.startGStreamerEarly(for: camera.configuration)
         camera.findCamera()
         if count == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
                                                          latest: latest, json: json, format: format, flash: flashMode, timer: timer) {
