@@ -1,4 +1,6 @@
 import CGStreamer
+import Cameras
+import Glibc
 import GStreamer
 import PipelineFiles
 import Session
@@ -34,5 +36,21 @@ import Testing
                 if let factory { gst_object_unref(UnsafeMutableRawPointer(factory)) }
             }
         }
+    }
+
+    /// `gstcam capture` skips the early start when a camera screen may take its photo: a socket of one is there.
+    @Test func aScreenSocketIsSeenWithoutOpeningACamera() throws {
+        var template = Array("/tmp/gstcam-early-XXXXXX".utf8CString)
+        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { _ = rmdir(folder) }
+        let environment = ["XDG_RUNTIME_DIR": folder]
+        #expect(!RemoteSocketPath.anyExists(environment: environment))
+        let other = folder + "/pulse.sock", screen = RemoteSocketPath.path(forKey: "video12", environment: environment)
+        #expect(close(creat(other, 0o600)) == 0)
+        defer { _ = unlink(other) }
+        #expect(!RemoteSocketPath.anyExists(environment: environment))
+        #expect(close(creat(screen, 0o600)) == 0)
+        defer { _ = unlink(screen) }
+        #expect(RemoteSocketPath.anyExists(environment: environment))
     }
 }
