@@ -21,6 +21,10 @@ public final class CameraSession: Sendable {
 
     /// The parsed file, checked when the session is made so a broken file fails before any device work.
     let pipelineFile: PipelineFile
+    /// Whether the pipeline file opens a camera device (`${device}`), as opposed to e.g. the test pattern. Kept,
+    /// not looked up: the stall watch asks on every look, ten times a second, and finding the placeholders
+    /// scans the whole description: more than half of the bus thread's time in an 8 s preview (issue 13).
+    let pipelineUsesDevice: Bool
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
     let photoBranchFiles: [PhotoFormat: PipelineFile]
     /// The branch that makes photos of the camera's own JPEGs (pipelines/photo-camera-jpeg.branch), for
@@ -148,6 +152,7 @@ public final class CameraSession: Sendable {
         self.configuration = configuration
         probedCamera = camera
         pipelineFile = try PipelineFile.load(configuration.pipeline)
+        pipelineUsesDevice = pipelineFile.placeholders.contains("device")
         photoBranchFiles = try Dictionary(uniqueKeysWithValues: PhotoFormat.allCases.map {
             ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
         })
@@ -359,8 +364,6 @@ public final class CameraSession: Sendable {
         return camera
     }
 
-    /// Whether the pipeline file opens a camera device (`${device}`), as opposed to e.g. the test pattern.
-    var pipelineUsesDevice: Bool { pipelineFile.placeholders.contains("device") }
 
     /// The pipeline file parsed with the session's parameters for `device`.
     func parsePipeline(device: String?) throws -> Element {

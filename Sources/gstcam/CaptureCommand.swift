@@ -93,6 +93,11 @@ enum CaptureCommand: Command {
             return names
         }
 
+        // GStreamer starts, and loads the pipeline's plugins, while the camera is probed (issue 13: each took
+        // ~10 ms of a cold photo) — unless a camera screen may take the photo for us (its socket is there).
+        if count != nil || !RemoteSocketPath.anyExists() {
+            CameraSession.startGStreamerEarly(for: camera.configuration)
+        }
         camera.findCamera()
         if count == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
                                                          latest: latest, json: json, format: format, flash: flashMode, timer: timer) {

@@ -57,6 +57,9 @@ enum PreviewCommand: Command {
         let flash = try arguments.option("--flash", values: FlashMode.allCases.map(\.rawValue), bare: "on").flatMap(FlashMode.init(rawValue:))
         try arguments.finish()
         if let send { return try ScreenRemote.send(send, configuration: camera.configuration) }
+        // GStreamer starts, and loads the pipeline's plugins, while the display is checked and the camera probed
+        // (issue 13; as `gstcam capture` does).
+        CameraSession.startGStreamerEarly(for: camera.configuration)
         let output = try PreviewOutput.choose(sink: sink, environment: ProcessInfo.processInfo.environment)
         _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false,
                                 switchEvery: switchEvery, waitsForCamera: !noWait, flash: flash ?? .off,
