@@ -59,7 +59,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder + "/vcam/video0", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: folder + "/vcam/video0/deny", contents: nil)
         let command = "\(gstcamBinary) preview --device /dev/video0 --width 640 --height 480 --sink terminal --duration 40 "
-            + "2>\(folder)/stderr.txt; echo $? > \(folder)/status.txt; sleep 30"
+            + "2>\(folder)/stderr.txt; echo $? > \(folder)/status.part; mv \(folder)/status.part \(folder)/status.txt; sleep 30"
         let terminal = TmuxSession(folder: folder, serverPrefix: "gstcam-launch", command: command,
                                    variables: ["GSTCAM_PHOTO_DIR": folder, "XDG_RUNTIME_DIR": folder, "VCAM_STATE_DIR": folder + "/vcam",
                                                "VCAM_DEVICES": Self.devices])

@@ -337,7 +337,7 @@ final class RecoveryTerminal: TmuxSession {
         try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
         // --duration: a preview left behind by a failed test ends by itself.
         let command = "\(gstcamBinary) preview \(arguments.joined(separator: " ")) --duration 40 2>\(folder)/stderr.txt; "
-            + "echo $? > \(folder)/status.txt; sleep 30"
+            + "echo $? > \(folder)/status.part; mv \(folder)/status.part \(folder)/status.txt; sleep 30"
         super.init(folder: folder, serverPrefix: "gstcam-recovery", command: command,
                    variables: ["GSTCAM_PHOTO_DIR": folder, "XDG_RUNTIME_DIR": folder, "VCAM_STATE_DIR": folder + "/vcam",
                                "VCAM_DEVICES": devices],

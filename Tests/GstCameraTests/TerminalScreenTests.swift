@@ -8,8 +8,9 @@ import GstCamera
     final class TerminalSession: TmuxSession {
         init(_ arguments: [String]) throws {
             let folder = try makeTemporaryFolder()
+            // status.txt appears whole (written, then renamed): a test waiting for it once read it empty (CI).
             let command = "stty -a > \(folder)/before.txt; \(gstcamBinary) preview \(arguments.joined(separator: " ")); "
-                + "status=$?; stty -a > \(folder)/after.txt; echo $status > \(folder)/status.txt; sleep 30"
+                + "status=$?; stty -a > \(folder)/after.txt; echo $status > \(folder)/status.part; mv \(folder)/status.part \(folder)/status.txt; sleep 30"
             super.init(folder: folder, serverPrefix: "gstcam-test", command: command,
                        variables: ["GSTCAM_PHOTO_DIR": folder, "XDG_RUNTIME_DIR": folder])
         }
