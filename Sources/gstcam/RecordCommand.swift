@@ -87,11 +87,13 @@ enum RecordCommand: Command {
         try await camera.adjust(session)
         let path: String
         let library = VideoLibrary(directory: directory)
+        // A gallery name says when the recording started: a pre-roll's is chosen again as it begins.
+        func galleryName() -> String { library.newVideoPath(container: encoder.codec.container, segmented: segment != nil) }
         if let output {
             path = output
         } else {
             try library.createDirectory()
-            path = library.newVideoPath(container: encoder.codec.container, segmented: segment != nil)
+            path = galleryName()
         }
         let settings = RecordingSettings(path: path, codec: encoder.codec, bitrate: bitrate, overwrite: overwrite,
                                          segmentDuration: segment.map { .milliseconds(Int($0 * 1000)) },
@@ -116,8 +118,7 @@ enum RecordCommand: Command {
                 Standard.error.write("gstcam: interrupted before the recording started; nothing was saved.\n")
                 throw ExitRequest(status: .interrupted)
             }
-            // A gallery name says when the recording started: a pre-roll's is chosen again as it begins.
-            try await recording.begin(into: output == nil ? library.newVideoPath(container: encoder.codec.container, segmented: segment != nil) : nil)
+            try await recording.begin(into: output == nil ? galleryName() : nil)
         }
         if json {
             print(JSONOutput.line(RecordingRecord.started(recording)))
