@@ -5,11 +5,24 @@ import PackageDescription
 /// Where Package.swift is: the linker needs the startup order file's full path, whatever folder swift build runs in.
 let packageFolder = String(#filePath.dropLast("/Package.swift".count))
 
+/// How both executables are linked. A cold photo touches under 1 MB of the 16 MB of code linked in (our code, the
+/// Swift runtime, Foundation), but scattered: the kernel maps code in 64 KB chunks around each fault, so gstcam used
+/// to hold 9–11 MB of its own code in memory. lld lays the functions a photo, a preview and the control commands
+/// run (packaging/startup-order.txt, made by scripts/startup-order) side by side at the start of the code, and packs
+/// its relocations (DT_RELR, glibc 2.36: 1.8 MB of relocation records become 15 KB). docs/benchmarks.md has the figures.
+let executableLinking: [LinkerSetting] = [.unsafeFlags([
+    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--symbol-ordering-file=\(packageFolder)/packaging/startup-order.txt",
+    "-Xlinker", "--no-warn-symbol-ordering",
+])]
+
 let package = Package(
     name: "GstCamera",
     products: [
         .library(name: "GstCamera", targets: ["GstCamera"]),
         .executable(name: "gstcam", targets: ["gstcam"]),
+        // `gstcam serve`, which gstcam runs (exec): only it links the serving libraries (GstcamCommands/ServeLauncher).
+        .executable(name: "gstcam-serve", targets: ["gstcam-serve"]),
         // The virtual V4L2 camera is an LD_PRELOAD library, so it must be a shared object.
         .library(name: "VirtualCamera", type: .dynamic, targets: ["VirtualCamera"]),
     ],
@@ -72,20 +85,12 @@ let package = Package(
             name: "GstCamera",
             dependencies: ["Session", "Cameras", "Controls", "V4L2", "MediaFiles", "GStreamer", "CameraErrors", "CGStreamer"]
         ),
+        // The command line: every command, option and help text, shared by the two executables below.
+        .target(name: "GstcamCommands", dependencies: ["GstCamera", "Screen", "Reports", "LinuxSystem"]),
+        .executableTarget(name: "gstcam", dependencies: ["GstcamCommands"], linkerSettings: executableLinking),
         .executableTarget(
-            name: "gstcam",
-            dependencies: ["GstCamera", "Screen", "Serve", "Reports", "LinuxSystem"],
-            // A cold photo touches under 1 MB of the 16 MB of code linked in (our code, the Swift runtime,
-            // Foundation), but scattered: the kernel maps code in 64 KB chunks around each fault, so gstcam
-            // used to hold 9–11 MB of its own code in memory. lld lays the functions a photo, a preview and
-            // the control commands run (packaging/startup-order.txt, made by scripts/startup-order) side by side
-            // at the start of the code, and packs its relocations (DT_RELR, glibc 2.36: 1.8 MB of
-            // relocation records become 15 KB). docs/benchmarks.md has the figures.
-            linkerSettings: [.unsafeFlags([
-                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                "-Xlinker", "--symbol-ordering-file=\(packageFolder)/packaging/startup-order.txt",
-                "-Xlinker", "--no-warn-symbol-ordering",
-            ])]
+            name: "gstcam-serve", dependencies: ["GstcamCommands", "Serve", "GstCamera", "Screen", "Reports", "LinuxSystem"],
+            linkerSettings: executableLinking
         ),
         .target(
             name: "VirtualCamera",

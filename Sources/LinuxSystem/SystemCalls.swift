@@ -92,6 +92,15 @@ public enum SystemCalls {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// execv(2): this process becomes `path` with `arguments` (the first is its argv[0]); returns only by throwing.
+    public static func execute(_ path: String, arguments: [String]) throws(Errno) -> Never {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        _ = try valueOrErrno { Glibc.execv(path, &argv) }
+        // execv answers only -1; valueOrErrno threw it.
+        fatalError("execv returned without an error")
+    }
+
     /// Writes all of `bytes`, continuing after short writes.
     public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
         var offset = 0

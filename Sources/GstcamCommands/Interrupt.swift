@@ -9,7 +9,7 @@ import Synchronization
 /// so the pipeline reaches NULL and no partial file stays, and the command exits with status 130. A signal with
 /// no handler registered, and any second signal, ends the process at once with status 130: a second Ctrl-C
 /// always works, whatever the first one is still waiting for.
-final class Interrupt: Sendable {
+package final class Interrupt: Sendable {
     private struct State {
         var handler: (@Sendable () -> Void)?
         var received = 0
@@ -64,7 +64,7 @@ final class Interrupt: Sendable {
     }
 
     /// Registers what the first signal does while this value lives (one at a time).
-    init(_ handler: @escaping @Sendable () -> Void) {
+    package init(_ handler: @escaping @Sendable () -> Void) {
         Self.state.withLock { $0.handler = handler }
     }
 
@@ -73,5 +73,5 @@ final class Interrupt: Sendable {
     }
 
     /// Whether a signal came.
-    var didFire: Bool { Self.state.withLock { $0.received > 0 } }
+    package var didFire: Bool { Self.state.withLock { $0.received > 0 } }
 }

@@ -1,19 +1,25 @@
 /// A small option parser: commands take what they know, then `finish()` rejects anything left over, so an
 /// unknown option is always a usage error rather than silently ignored.
-struct Arguments {
+package struct Arguments {
     private var items: [String]
 
-    init(_ items: [String]) { self.items = items }
+    package init(_ items: [String]) { self.items = items }
 
-    var isEmpty: Bool { items.isEmpty }
+    package var isEmpty: Bool { items.isEmpty }
+
+    /// Everything not taken yet, for a command that hands its arguments on (ServeLauncher).
+    package mutating func takeAll() -> [String] {
+        defer { items = [] }
+        return items
+    }
 
     /// Whether `--help`/`-h` was given anywhere.
-    mutating func takeHelp() -> Bool {
+    package mutating func takeHelp() -> Bool {
         flag("--help", "-h")
     }
 
     /// A boolean flag given by any of `names`.
-    mutating func flag(_ names: String...) -> Bool {
+    package mutating func flag(_ names: String...) -> Bool {
         var found = false
         items.removeAll { item in
             if names.contains(item) { found = true; return true }
@@ -23,7 +29,7 @@ struct Arguments {
     }
 
     /// The value of `--name VALUE` or `--name=VALUE`; the last one wins.
-    mutating func option(_ names: String...) throws -> String? {
+    package mutating func option(_ names: String...) throws -> String? {
         var value: String?
         var index = 0
         while index < items.count {
@@ -44,7 +50,7 @@ struct Arguments {
 
     /// An option whose value may be left out: `--name VALUE` when VALUE is one of `values`, `--name=VALUE`, or
     /// bare `--name`, which gives `bare`. Nil when not given; a `--name=VALUE` outside `values` is a usage error.
-    mutating func option(_ name: String, values: [String], bare: String) throws -> String? {
+    package mutating func option(_ name: String, values: [String], bare: String) throws -> String? {
         var found: String?
         var index = 0
         while index < items.count {
@@ -72,7 +78,7 @@ struct Arguments {
     }
 
     /// Every value of a repeatable option (`--set a=1 --set b=2`), in order; several names are one option.
-    mutating func options(_ names: String...) throws -> [String] {
+    package mutating func options(_ names: String...) throws -> [String] {
         var values: [String] = []
         var index = 0
         while index < items.count {
@@ -91,24 +97,24 @@ struct Arguments {
     }
 
     /// An option parsed with `parse`, which returns nil for a malformed value.
-    mutating func option<T>(_ name: String, as what: String, _ parse: (String) -> T?) throws -> T? {
+    package mutating func option<T>(_ name: String, as what: String, _ parse: (String) -> T?) throws -> T? {
         guard let text = try option(name) else { return nil }
         guard let value = parse(text) else { throw UsageError("\(name): \"\(text)\" is not \(what)") }
         return value
     }
 
-    mutating func int(_ name: String, minimum: Int = Int.min) throws -> Int? {
+    package mutating func int(_ name: String, minimum: Int = Int.min) throws -> Int? {
         try option(name, as: minimum > Int.min ? "a whole number ≥ \(minimum)" : "a whole number") {
             Int($0).flatMap { $0 >= minimum ? $0 : nil }
         }
     }
 
-    mutating func double(_ name: String, minimum: Double = -Double.infinity) throws -> Double? {
+    package mutating func double(_ name: String, minimum: Double = -Double.infinity) throws -> Double? {
         try option(name, as: "a number ≥ \(minimum)") { Double($0).flatMap { $0 >= minimum && $0.isFinite ? $0 : nil } }
     }
 
     /// The remaining positional arguments; any remaining `-x`/`--x` is an unknown option.
-    mutating func positionals() throws -> [String] {
+    package mutating func positionals() throws -> [String] {
         if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
             throw UsageError("unknown option \(unknown)")
         }
@@ -117,7 +123,7 @@ struct Arguments {
     }
 
     /// Rejects anything not taken.
-    mutating func finish() throws {
+    package mutating func finish() throws {
         let rest = try positionals()
         if let first = rest.first { throw UsageError("unexpected argument \"\(first)\"") }
     }

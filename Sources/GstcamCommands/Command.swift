@@ -1,6 +1,6 @@
 /// One `gstcam` subcommand: its help text and how it runs. Each command lives in its own file and is
 /// listed once in `Commands.all`.
-protocol Command: Sendable {
+package protocol Command: Sendable {
     /// The word after `gstcam`.
     static var name: String { get }
     /// One line for the overview.
@@ -12,13 +12,13 @@ protocol Command: Sendable {
 }
 
 /// A mistake in how the command was called: printed to stderr with exit status 64 (EX_USAGE).
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct UsageError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// The process exit statuses gstcam uses.
-enum ExitStatus: Int32 {
+package enum ExitStatus: Int32 {
     case success = 0
     case failure = 1
     /// The user cancelled an interactive command (e.g. closed the picker).
@@ -29,6 +29,7 @@ enum ExitStatus: Int32 {
 }
 
 /// Raised by a command that has already printed what it needs to and only wants a given exit status.
-struct ExitRequest: Error {
-    let status: ExitStatus
+package struct ExitRequest: Error {
+    package let status: ExitStatus
+    package init(status: ExitStatus) { self.status = status }
 }

@@ -5,8 +5,8 @@ import Screen
 
 /// The options every camera command shares: which camera, which pipeline, which size and rate, and the
 /// camera settings to apply once it runs.
-struct CameraOptions {
-    static let help = """
+package struct CameraOptions {
+    package static let help = """
       --device, --camera CAMERA
                              The camera: a path (/dev/video2), an index from `gstcam devices` (0, 1, …),
                              a stable id, or part of its name. Default: the first camera.
@@ -31,7 +31,7 @@ struct CameraOptions {
     Settings are applied when the camera starts; each is printed (to stderr) as the camera applied it.
     """
 
-    var configuration = CameraConfiguration()
+    package var configuration = CameraConfiguration()
     /// --width, --height and --fps as given: the mode asked for (nil: the purpose's default).
     var width: Int?
     var height: Int?
@@ -53,7 +53,7 @@ struct CameraOptions {
         case point(NormalizedPoint)
     }
 
-    init(_ arguments: inout Arguments) throws {
+    package init(_ arguments: inout Arguments) throws {
         configuration.device = try arguments.option("--device", "--camera")
         if let pipeline = try arguments.option("--pipeline") {
             configuration.pipeline = pipeline
@@ -92,7 +92,7 @@ struct CameraOptions {
 
     /// The camera's mode for `purpose` and what was asked (docs/modes.md), printed to stderr ("Mode: …"), and the
     /// configuration that opens it.
-    func modeChoice(for purpose: ModePurpose) throws -> ModeChoice {
+    package func modeChoice(for purpose: ModePurpose) throws -> ModeChoice {
         let request = largestSize ? ModeRequest(frameRate: frameRate, purpose: .photo)
             : ModeRequest(width: width, height: height, frameRate: frameRate, purpose: purpose)
         let choice = try configuration.choosingMode(request, keepPipeline: pipelineNamed, camera: foundCamera)
@@ -134,7 +134,7 @@ struct CameraOptions {
     }
 
     /// Applies --zoom, --torch, --focus and --exposure to the started session and prints what each became.
-    func adjust(_ session: CameraSession) async throws {
+    package func adjust(_ session: CameraSession) async throws {
         for control in configuration.controls {
             let applied = try session.controls().control(named: control.name)
             note("\(applied.name)=\(applied.valueDescription)  (asked \(control.value))")
