@@ -158,7 +158,8 @@ public final class CodeScanner: Sendable {
         defer { gst_buffer_unmap(buffer, &map) }
         guard let data = map.data, Int(map.size) >= stride * Int(height) else { return [] }
         var points = [Int32](repeating: 0, count: 16)
-        let count = gstcam_zbar_outline(data, UInt32(width), UInt32(height), UInt32(stride), text, &points, 8)
+        // -1: libzbar could not be loaded (the zbar element that read the code would have failed first).
+        let count = max(0, gstcam_zbar_outline(data, UInt32(width), UInt32(height), UInt32(stride), text, &points, 8))
         return (0..<Int(count)).map { index in
             NormalizedPoint(x: Double(points[2 * index]) / Double(width), y: Double(points[2 * index + 1]) / Double(height))
         }
