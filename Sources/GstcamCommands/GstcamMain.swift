@@ -8,9 +8,9 @@ import Screen
 /// `gstcam` runs every command but `serve` itself, `gstcam-serve` runs `serve` too: only serving needs libsoup,
 /// gst-rtsp-server and webrtc, whose loading cost every cold photo 3 MiB and 4 ms (docs/benchmarks.md).
 package enum GstcamMain {
-    /// Runs the command `words` (the arguments after argv[0]) name and exits with its status.
+    /// Runs the command `words` (the arguments after argv[0]) name and exits with its status. Call
+    /// `Interrupt.install()` first.
     package static func run(_ words: [String], serve: any Command.Type) async -> Never {
-        Interrupt.install()
         let commands = Commands(serve: serve)
         var words = words
         guard let first = words.first else {

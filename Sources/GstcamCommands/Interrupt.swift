@@ -19,8 +19,10 @@ package final class Interrupt: Sendable {
     // DispatchSourceSignal is documented thread-safe for resume/cancel; they are made once and kept alive here.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-    /// Catches SIGINT and SIGTERM from now on (call first thing, before any thread of ours starts).
-    static func install() {
+    /// Catches SIGINT and SIGTERM from now on. Call it as main.swift's first statement, outside any async
+    /// function: a nonisolated async function runs on a pool thread, and meanwhile a signal would find a thread
+    /// (that one) that does not block it, and end the process the default way.
+    package static func install() {
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
