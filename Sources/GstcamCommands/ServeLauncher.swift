@@ -14,8 +14,7 @@ package enum ServeLauncher: Command {
 
     package static func run(_ arguments: inout Arguments) async throws {
         let words = arguments.takeAll()
-        let executable = try SystemCalls.readLink("/proc/self/exe")
-        let folder = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let folder = try RunningExecutable.folder()
         let candidates = places.map { folder + "/" + $0 }
         guard let server = candidates.first(where: { (try? SystemCalls.access($0, X_OK)) != nil }) else {
             throw MissingServeExecutable(searched: candidates)

@@ -1,5 +1,6 @@
 import Foundation
 import CameraErrors
+import LinuxSystem
 
 /// Finds the pipelines/ folder that holds the pipeline description files, so that the descriptions live
 /// in one place (the files) and never as copies inside the Swift code.
@@ -23,8 +24,8 @@ public enum PipelineDirectory {
         if let explicit = ProcessInfo.processInfo.environment[environmentVariable], !explicit.isEmpty {
             candidates.append(explicit)
         }
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        if let executableFolder = try? RunningExecutable.folder() {
+            var folder = URL(fileURLWithPath: executableFolder, isDirectory: true)
             for _ in 0..<5 {
                 candidates.append(folder.appendingPathComponent("pipelines").path)
                 candidates.append(folder.appendingPathComponent("share/gstcam/pipelines").path)
