@@ -105,4 +105,17 @@ static inline gboolean gstcam_buffer_map_write(GstBuffer *buffer, GstMapInfo *in
 // GST_GHOST_PAD is a cast macro; used to point a parsed bin's "sink" ghost pad at the pad the branch starts with.
 static inline gboolean gstcam_ghost_pad_set_target(GstPad *ghost, GstPad *target) { return gst_ghost_pad_set_target(GST_GHOST_PAD(ghost), target); }
 
+// GST_APP_SRC is a cast macro; the appsrc takes the buffer over.
+static inline GstFlowReturn gstcam_app_src_push_buffer(GstElement *element, GstBuffer *buffer) {
+    return gst_app_src_push_buffer(GST_APP_SRC(element), buffer);
+}
+
+// An overlaycomposition's "draw" signal (g_signal_connect is a macro): the callback returns the composition to lay
+// over the frame in `sample` (transfer full), or NULL for none; `data` is freed by `destroy` with the handler.
+typedef GstVideoOverlayComposition *(*GstcamOverlayDraw)(GstElement *overlay, GstSample *sample, gpointer data);
+static inline gulong gstcam_connect_overlay_draw(GstElement *overlay, GstcamOverlayDraw callback, gpointer data,
+                                                 GClosureNotify destroy) {
+    return g_signal_connect_data(overlay, "draw", G_CALLBACK(callback), data, destroy, 0);
+}
+
 #endif

@@ -1,10 +1,11 @@
 import Synchronization
 import Controls
 import GStreamer
+import LinuxSystem
 
 /// Draws the control bar (ControlBar), the shutter's white flash and the full-window error view through the window
-/// branch's `control-bar` rsvgoverlay, and turns mouse presses and releases on the bar into button clicks. The SVG
-/// is set only when what it shows changes (rsvgoverlay parses it once and draws it on each frame).
+/// branch's `control-bar` overlaycomposition, and turns mouse presses and releases on the bar into button clicks.
+/// The SVG is made into pixels only when what it shows changes (SVGRasterizer); each frame only blends them.
 final class ControlBarOverlay: Sendable {
     static let element = "control-bar"
 
@@ -13,7 +14,11 @@ final class ControlBarOverlay: Sendable {
     static let whiteoutSteps = 5
 
     private struct State {
-        var overlay: Element?
+        var overlay: FrameOverlay?
+        /// Made with the first picture, kept for the next ones.
+        var rasterizer: SVGRasterizer?
+        /// Whether a picture failed and was reported (once: the next change may fail the same way).
+        var reportedFailure = false
         var frame = (width: 0, height: 0)
         var bar = ControlBar()
         var whiteout = 0.0
@@ -30,7 +35,7 @@ final class ControlBarOverlay: Sendable {
     /// Draws into `branch`'s overlay from now on (a new window branch: the bar carries over).
     func attach(to branch: Element, frame: (width: Int, height: Int)) {
         state.withLock { state in
-            state.overlay = branch.child(named: Self.element)
+            state.overlay = branch.child(named: Self.element).map { FrameOverlay(over: $0) }
             state.frame = frame
             state.drawn = nil
         }
@@ -134,9 +139,16 @@ final class ControlBarOverlay: Sendable {
             }
             guard svg != state.drawn else { return }
             state.drawn = svg
-            // Under the lock, so two redraws cannot set their pictures in the wrong order (rsvgoverlay's own lock is
-            // never held while it waits for this one).
-            overlay.set("data", svg)
+            // Under the lock, so two redraws cannot show their pictures in the wrong order (the overlay's own lock
+            // is never held while it waits for this one).
+            do {
+                if state.rasterizer == nil { state.rasterizer = try SVGRasterizer() }
+                overlay.show(try state.rasterizer?.picture(of: svg))
+            } catch {
+                guard !state.reportedFailure else { return }
+                state.reportedFailure = true
+                Standard.error.write("gstcam: \(error)\n")
+            }
         }
     }
 }

@@ -1,0 +1,67 @@
+import CGStreamer
+import CameraErrors
+import GStreamer
+import PipelineFiles
+
+/// SVG documents made into pixels by GStreamer's rsvgdec (pipelines/svg-picture.pipeline), one picture per call:
+/// the control bar is drawn this way once per change, then only blended into frames (FrameOverlay). One pipeline,
+/// kept running, serves every call; calls must not overlap (ControlBarOverlay makes them under its lock).
+final class SVGRasterizer {
+    private let pipeline: Element
+    private let source: Element
+    private let sink: Element
+    private let file: String
+
+    /// How long a picture may take before it is given up (rsvgdec takes milliseconds).
+    static let timeout: GstClockTime = 2_000_000_000
+
+    init() throws {
+        let file = try PipelineFile.load("svg-picture")
+        pipeline = try PipelineParser.parsePipeline(try file.description(with: [:]), file: file.path)
+        guard let source = pipeline.child(named: "svg"), let sink = pipeline.child(named: "pixels") else {
+            throw CameraError.missingPipelineElement(file: file.path, name: "svg, pixels", purpose: "the control bar's picture")
+        }
+        self.source = source
+        self.sink = sink
+        self.file = file.path
+        guard pipeline.setState(GST_STATE_PLAYING) != .failure else {
+            _ = pipeline.setState(GST_STATE_NULL)
+            throw ScreenError("The control bar cannot be drawn: \(file.path) did not start")
+        }
+    }
+
+    deinit { _ = pipeline.setState(GST_STATE_NULL) }
+
+    /// `svg` as pixels; throws when rsvgdec refuses it or takes longer than `timeout`.
+    func picture(of svg: String) throws -> FrameOverlay.Picture {
+        let bytes = Array(svg.utf8)
+        guard let buffer = bytes.withUnsafeBytes({ gst_buffer_new_memdup($0.baseAddress, gsize($0.count)) }),
+              gstcam_app_src_push_buffer(source.pointer, buffer) == GST_FLOW_OK else {
+            throw ScreenError("The control bar cannot be drawn: \(file) no longer takes pictures")
+        }
+        guard let sample = gst_app_sink_try_pull_sample(gstcam_as_app_sink(sink.pointer), Self.timeout) else {
+            throw ScreenError("The control bar cannot be drawn: \(file) made no picture of it within 2 s")
+        }
+        defer { gst_sample_unref(sample) }
+        var info = GstVideoInfo()
+        guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&info, caps) != 0,
+              let frame = gst_sample_get_buffer(sample) else {
+            throw ScreenError("The control bar cannot be drawn: \(file) made a picture without a size")
+        }
+        let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
+        var map = GstMapInfo()
+        guard gstcam_buffer_map_read(frame, &map) != 0 else { throw ScreenError("The control bar's picture cannot be read") }
+        defer { gst_buffer_unmap(frame, &map) }
+        let rows = UnsafeRawBufferPointer(start: map.data, count: Int(map.size))
+        guard stride >= width * 4, rows.count >= stride * (height - 1) + width * 4 else {
+            throw ScreenError("The control bar's picture is smaller than its size (\(width)x\(height))")
+        }
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(width * height * 4)
+        for row in 0..<height { pixels += rows[(row * stride)..<(row * stride + width * 4)] }
+        guard let picture = FrameOverlay.Picture(pixels: pixels, width: width, height: height) else {
+            throw ScreenError("The control bar's picture is empty")
+        }
+        return picture
+    }
+}
