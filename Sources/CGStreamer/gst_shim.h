@@ -110,12 +110,4 @@ static inline GstFlowReturn gstcam_app_src_push_buffer(GstElement *element, GstB
     return gst_app_src_push_buffer(GST_APP_SRC(element), buffer);
 }
 
-// An overlaycomposition's "draw" signal (g_signal_connect is a macro): the callback returns the composition to lay
-// over the frame in `sample` (transfer full), or NULL for none; `data` is freed by `destroy` with the handler.
-typedef GstVideoOverlayComposition *(*GstcamOverlayDraw)(GstElement *overlay, GstSample *sample, gpointer data);
-static inline gulong gstcam_connect_overlay_draw(GstElement *overlay, GstcamOverlayDraw callback, gpointer data,
-                                                 GClosureNotify destroy) {
-    return g_signal_connect_data(overlay, "draw", G_CALLBACK(callback), data, destroy, 0);
-}
-
 #endif

@@ -8,7 +8,7 @@ public enum ElementPackages {
                                   "filesrc", "identity", "valve", "multiqueue", "funnel", "input-selector",
                                   "output-selector"],
             "gstreamer1.0-plugins-base": ["videotestsrc", "videoconvert", "videoscale", "videorate", "appsink",
-                                          "appsrc", "textoverlay", "overlaycomposition", "clockoverlay", "timeoverlay", "compositor",
+                                          "appsrc", "textoverlay", "clockoverlay", "timeoverlay", "compositor",
                                           "glimagesink", "audiotestsrc", "audioconvert", "audioresample", "opusenc"],
             "gstreamer1.0-plugins-good": ["v4l2src", "v4l2sink", "jpegenc", "jpegdec", "pngenc", "pngdec",
                                           "videocrop", "videobox", "videoflip", "autovideosink", "autovideosrc",

@@ -5,7 +5,7 @@ import Session
 /// The window's control bar, as camera apps have it: a band along the bottom of the picture (above the status
 /// line) with the shutter button in the middle, flash mode, torch and self-timer on its left, camera switch and the
 /// last photo's thumbnail on its right. This is the model — where each button is, which one a pointer is on, and
-/// the SVG that draws it (overlaycomposition `control-bar` in pipelines/display.branch) — so the drawing and the
+/// the SVG that draws it (blended where frames leave `control-bar` in pipelines/display.branch) — so the drawing and the
 /// hit-testing share one layout.
 ///
 /// Positions are in the pixels of the frame entering the window branch; the overlay scales the SVG to the picture

@@ -4,7 +4,7 @@ import GStreamer
 import LinuxSystem
 
 /// Draws the control bar (ControlBar), the shutter's white flash and the full-window error view through the window
-/// branch's `control-bar` overlaycomposition, and turns mouse presses and releases on the bar into button clicks.
+/// branch's `control-bar` (FrameOverlay), and turns mouse presses and releases on the bar into button clicks.
 /// The SVG is made into pixels only when what it shows changes (SVGRasterizer); each frame only blends them.
 final class ControlBarOverlay: Sendable {
     static let element = "control-bar"

@@ -48,19 +48,13 @@ final class SVGRasterizer {
               let frame = gst_sample_get_buffer(sample) else {
             throw ScreenError("The control bar cannot be drawn: \(file) made a picture without a size")
         }
-        let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
+        let width = Int(info.width), height = Int(info.height)
         var map = GstMapInfo()
         guard gstcam_buffer_map_read(frame, &map) != 0 else { throw ScreenError("The control bar's picture cannot be read") }
         defer { gst_buffer_unmap(frame, &map) }
-        let rows = UnsafeRawBufferPointer(start: map.data, count: Int(map.size))
-        guard stride >= width * 4, rows.count >= stride * (height - 1) + width * 4 else {
+        guard let picture = FrameOverlay.Picture(bgra: UnsafeRawBufferPointer(start: map.data, count: Int(map.size)),
+                                                 width: width, height: height, bytesPerRow: Int(info.stride.0)) else {
             throw ScreenError("The control bar's picture is smaller than its size (\(width)x\(height))")
-        }
-        var pixels = [UInt8]()
-        pixels.reserveCapacity(width * height * 4)
-        for row in 0..<height { pixels += rows[(row * stride)..<(row * stride + width * 4)] }
-        guard let picture = FrameOverlay.Picture(pixels: pixels, width: width, height: height) else {
-            throw ScreenError("The control bar's picture is empty")
         }
         return picture
     }

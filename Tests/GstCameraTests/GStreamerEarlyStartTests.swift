@@ -24,7 +24,7 @@ import Testing
         #expect(try PipelineFile.load("photo-jpeg.branch").elementFactoryNames == ["queue", "videoconvert", "jpegenc", "jifmux", "appsink"])
         // Caps, the `${sink}` placeholder and element references are no factories.
         let window = try PipelineFile.load("display.branch").elementFactoryNames
-        #expect(window == ["queue", "videoscale", "capsfilter", "videoconvert", "identity", "textoverlay", "overlaycomposition"])
+        #expect(window == ["queue", "videoscale", "capsfilter", "videoconvert", "identity", "textoverlay"])
     }
 
     @Test func everyFactoryTheShippedCameraPipelinesNameExists() throws {
