@@ -141,9 +141,20 @@ final class ControlBarOverlay: Sendable {
             state.drawn = svg
             // Under the lock, so two redraws cannot show their pictures in the wrong order (the overlay's own lock
             // is never held while it waits for this one).
+            let (width, height) = state.frame
+            // The bar alone lies in its band: only those rows are made into pixels (a hidden bar, none at all).
+            let barOnly = state.error == nil && state.code == nil && state.whiteout == 0
+            if barOnly && state.bar.hidden { return overlay.show(nil) }
             do {
                 if state.rasterizer == nil { state.rasterizer = try SVGRasterizer() }
-                overlay.show(try state.rasterizer?.picture(of: svg))
+                guard let rasterizer = state.rasterizer else { return }
+                if barOnly {
+                    let layout = ControlBar.Layout(width: width, height: height), margin = 4 * layout.scale
+                    let rows = Int((layout.top - margin).rounded(.down))..<Int((layout.bottom + margin).rounded(.up))
+                    overlay.show(try rasterizer.picture(of: svg, rows: rows, width: width, height: height))
+                } else {
+                    overlay.show(try rasterizer.picture(of: svg))
+                }
             } catch {
                 guard !state.reportedFailure else { return }
                 state.reportedFailure = true

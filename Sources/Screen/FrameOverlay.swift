@@ -17,10 +17,13 @@ final class FrameOverlay: Sendable {
         let width: Int
         let height: Int
 
-        /// From unpremultiplied BGRA rows (what rsvgdec makes) `bytesPerRow` apart; nil when the rows are too few
-        /// for the size.
-        init?(bgra pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) {
-            guard width > 0, height > 0, bytesPerRow >= width * 4,
+        /// From `height` unpremultiplied BGRA rows (what rsvgdec makes) `bytesPerRow` apart, which are rows
+        /// `firstRow`… of a picture `pictureHeight` high (the rest of it transparent); nil when the rows are too
+        /// few for the size.
+        init?(bgra pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int, firstRow: Int = 0,
+              pictureHeight: Int? = nil) {
+            let pictureHeight = pictureHeight ?? height
+            guard width > 0, height > 0, bytesPerRow >= width * 4, firstRow >= 0, firstRow + height <= pictureHeight,
                   pixels.count >= bytesPerRow * (height - 1) + width * 4 else { return nil }
             let rowBytes = width * 4
             // Wholly transparent pixels are all zero (cairo clears to 0), so an empty row compares equal to `zeros`.
@@ -42,7 +45,7 @@ final class FrameOverlay: Sendable {
                     }
                 }
             }
-            self.init(band: band, top: top, rows: bottom - top, width: width, height: height)
+            self.init(band: band, top: firstRow + top, rows: bottom - top, width: width, height: pictureHeight)
         }
 
         private init(band: [UInt8], top: Int, rows: Int, width: Int, height: Int) {

@@ -33,7 +33,20 @@ final class SVGRasterizer {
     deinit { _ = pipeline.setState(GST_STATE_NULL) }
 
     /// `svg` as pixels; throws when rsvgdec refuses it or takes longer than `timeout`.
-    func picture(of svg: String) throws -> FrameOverlay.Picture {
+    func picture(of svg: String) throws -> FrameOverlay.Picture { try picture(of: svg, firstRow: 0, pictureHeight: nil) }
+
+    /// Only `rows` of `svg`, a `width` × `height` document, as pixels (the rest of the picture transparent): the
+    /// control bar's band alone costs rsvgdec a band-sized surface and frame, not two frame-sized ones.
+    func picture(of svg: String, rows: Range<Int>, width: Int, height: Int) throws -> FrameOverlay.Picture {
+        let rows = rows.clamped(to: 0..<height)
+        guard !rows.isEmpty else { throw ScreenError("The control bar's rows \(rows) are outside its \(height) rows") }
+        // The document nested in one that shows only those rows (its viewBox), at their size.
+        let window = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(rows.count)\" "
+            + "viewBox=\"0 \(rows.lowerBound) \(width) \(rows.count)\">\(svg)</svg>"
+        return try picture(of: window, firstRow: rows.lowerBound, pictureHeight: height)
+    }
+
+    private func picture(of svg: String, firstRow: Int, pictureHeight: Int?) throws -> FrameOverlay.Picture {
         let bytes = Array(svg.utf8)
         guard let buffer = bytes.withUnsafeBytes({ gst_buffer_new_memdup($0.baseAddress, gsize($0.count)) }),
               gstcam_app_src_push_buffer(source.pointer, buffer) == GST_FLOW_OK else {
@@ -53,7 +66,8 @@ final class SVGRasterizer {
         guard gstcam_buffer_map_read(frame, &map) != 0 else { throw ScreenError("The control bar's picture cannot be read") }
         defer { gst_buffer_unmap(frame, &map) }
         guard let picture = FrameOverlay.Picture(bgra: UnsafeRawBufferPointer(start: map.data, count: Int(map.size)),
-                                                 width: width, height: height, bytesPerRow: Int(info.stride.0)) else {
+                                                 width: width, height: height, bytesPerRow: Int(info.stride.0),
+                                                 firstRow: firstRow, pictureHeight: pictureHeight) else {
             throw ScreenError("The control bar's picture is smaller than its size (\(width)x\(height))")
         }
         return picture

@@ -30,6 +30,19 @@ import Testing
         #expect(white.pixel(x: 32, y: 24) == [255, 255, 255, 255])
     }
 
+    /// The control bar made into pixels: only its band's rows are rendered, and land where they are in the picture.
+    @Test func onlyTheRowsAskedForAreMadeAndKeepTheirPlace() throws {
+        GStreamerRuntime.ensureInitialized()
+        let rasterizer = try SVGRasterizer()
+        let whole = try rasterizer.picture(of: Self.band)
+        let band = try rasterizer.picture(of: Self.band, rows: 170..<240, width: 320, height: 240)
+        #expect(band.width == 320 && band.height == 240 && band.top == 180 && band.rows == 60,
+                "rows \(band.top)…\(band.top + band.rows - 1) of \(band.height)")
+        #expect(band == whole)
+        let above = try rasterizer.picture(of: Self.band, rows: 0..<100, width: 320, height: 240)
+        #expect(above.rows == 0 && above.height == 240)
+    }
+
     /// One black 640×480 frame through an identity whose output an overlay shows `picture` on (nil: none); its
     /// BGRx bytes.
     static func frame(showing picture: FrameOverlay.Picture?) throws -> [UInt8] {
