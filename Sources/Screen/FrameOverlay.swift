@@ -6,7 +6,7 @@ import Synchronization
 /// copy of the frame), set only when it changes: the control bar is made into pixels once per change
 /// (SVGRasterizer) and only blended per frame — where rsvgoverlay drew its SVG with cairo on every frame, and
 /// overlaycomposition's generic blend (unpacking and packing each line) cost as much (docs/benchmarks.md).
-/// Frames in a 4-byte RGB format (display.branch's BGRA) get it; others pass untouched.
+/// Frames in a 4-byte RGB format (display.branch's BGRx) get it; others pass untouched.
 final class FrameOverlay: Sendable {
     /// The rows of a picture that are not wholly transparent, premultiplied BGRA (a blend is then one multiply per
     /// channel), and the whole picture's size. It is stretched over the whole frame, whatever the frame's size.
