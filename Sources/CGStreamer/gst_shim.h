@@ -99,6 +99,9 @@ static inline GstBuffer *gstcam_probe_info_writable_buffer(GstPadProbeInfo *info
 // gst_buffer_make_writable is a macro: a buffer the caller owns, made writable (copied if shared).
 static inline GstBuffer *gstcam_buffer_make_writable(GstBuffer *buffer) { return gst_buffer_make_writable(buffer); }
 
+// gst_buffer_is_writable is a macro: whether the caller's reference is the buffer's only one.
+static inline gboolean gstcam_buffer_is_writable(GstBuffer *buffer) { return gst_buffer_is_writable(buffer); }
+
 // GST_MAP_WRITE, like GST_MAP_READ above, is an enum flag set.
 static inline gboolean gstcam_buffer_map_write(GstBuffer *buffer, GstMapInfo *info) { return gst_buffer_map(buffer, info, GST_MAP_WRITE); }
 

@@ -14,7 +14,7 @@ public final class Caps: @unchecked Sendable {
     public var videoInfo: VideoInfo? { VideoInfo(caps: pointer) }
 }
 
-public struct VideoInfo: Equatable {
+public struct VideoInfo: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public let format: VideoFormat

@@ -93,6 +93,10 @@ import Testing
         var changed = 0
         for y in 434..<456 { for x in 300..<480 where distance(pixel(flowing, x, y), pixel(stalled, x, y)) > 60 { changed += 1 } }
         #expect(changed > 800, "status line pixels changed by the stall: \(changed)")
+        // Above the line the still picture is the camera's last frame (the copy kept of one a second, refilled).
+        var kept = 0
+        for y in 100..<300 { for x in 50..<590 where distance(pixel(flowing, x, y), pixel(stalled, x, y)) <= 30 { kept += 1 } }
+        #expect(kept > 200 * 540 * 95 / 100, "pixels of the picture kept over the stall: \(kept) of \(200 * 540)")
         try Self.fault(screen, "stall", present: false)
         #expect(screen.wait(5) { screen.errors.contains("Frames from /dev/video22 again") }, "\(screen.errors)")
         try xdotool("mousemove", "330", "250", "mousemove", "320", "240", "key", "q")
