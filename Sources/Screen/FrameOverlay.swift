@@ -78,37 +78,12 @@ final class FrameOverlay: Sendable {
             }
             return Picture(band: scaled, top: newTop, rows: newBottom - newTop, width: newWidth, height: newHeight)
         }
-
-        /// Blends the band into a frame of the picture's size (`channels`: where red, green and blue sit in its
-        /// 4-byte pixels).
-        func blend(into frame: UnsafeMutableRawPointer, bytesPerRow: Int, channels: (red: Int, green: Int, blue: Int)) {
-            band.withUnsafeBytes { band in
-                let source = band.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                for row in 0..<rows {
-                    let from = source + row * width * 4
-                    let to = (frame + (top + row) * bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                    for x in 0..<width {
-                        let pixel = from + x * 4, alpha = UInt32(pixel[3])
-                        guard alpha != 0 else { continue }
-                        let target = to + x * 4, keep = 255 - alpha
-                        // premultiplied over: picture + frame × (1 − alpha), with x / 255 as (x + x >> 8) >> 8.
-                        func over(_ picture: UInt8, _ frame: inout UInt8) {
-                            let mixed = UInt32(frame) * keep + 128
-                            frame = UInt8(truncatingIfNeeded: UInt32(picture) + ((mixed + (mixed >> 8)) >> 8))
-                        }
-                        over(pixel[0], &target[channels.blue])
-                        over(pixel[1], &target[channels.green])
-                        over(pixel[2], &target[channels.red])
-                    }
-                }
-            }
-        }
     }
 
     private struct State {
         var picture: Picture?
-        /// `picture` at the frames' size, made on the first frame after a change.
-        var scaled: Picture?
+        /// `picture` laid out for the frames, made on the first frame after a change or of another size or format.
+        var layer: (layer: Layer, format: VideoFormat)?
     }
 
     private let state = Mutex(State())
@@ -120,14 +95,14 @@ final class FrameOverlay: Sendable {
         output.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
             guard let self, self.state.withLock({ $0.picture != nil }) else { return GST_PAD_PROBE_OK }
             guard let video = pad.videoInfo, let channels = CameraWindow.channels(of: video.format) else { return GST_PAD_PROBE_OK }
-            guard let picture = self.picture(forWidth: video.width, height: video.height) else { return GST_PAD_PROBE_OK }
+            guard let layer = self.layer(for: video, channels: channels) else { return GST_PAD_PROBE_OK }
             // The tee shares each buffer with the other branches: blending needs this branch's own copy.
             guard let buffer = gstcam_probe_info_writable_buffer(data.info) else { return GST_PAD_PROBE_OK }
             var map = GstMapInfo()
             guard gstcam_buffer_map_write(buffer, &map) != 0 else { return GST_PAD_PROBE_OK }
             defer { gst_buffer_unmap(buffer, &map) }
             guard map.size >= video.bytesPerRow * video.height, let frame = map.data else { return GST_PAD_PROBE_OK }
-            picture.blend(into: frame, bytesPerRow: video.bytesPerRow, channels: channels)
+            layer.blend(into: frame, bytesPerRow: video.bytesPerRow)
             return GST_PAD_PROBE_OK
         }
     }
@@ -136,17 +111,18 @@ final class FrameOverlay: Sendable {
     func show(_ picture: Picture?) {
         state.withLock { state in
             state.picture = picture.flatMap { $0.rows > 0 ? $0 : nil }
-            state.scaled = nil
+            state.layer = nil
         }
     }
 
-    private func picture(forWidth width: Int, height: Int) -> Picture? {
+    private func layer(for video: VideoInfo, channels: (red: Int, green: Int, blue: Int)) -> Layer? {
         state.withLock { state in
             guard let picture = state.picture else { return nil }
-            if let scaled = state.scaled, scaled.width == width, scaled.height == height { return scaled }
-            let scaled = picture.scaled(width: width, height: height)
-            state.scaled = scaled
-            return scaled
+            if let (layer, format) = state.layer, layer.width == video.width, layer.height == video.height,
+               format == video.format { return layer }
+            let layer = Layer(picture, width: video.width, height: video.height, channels: channels)
+            state.layer = (layer, video.format)
+            return layer
         }
     }
 }

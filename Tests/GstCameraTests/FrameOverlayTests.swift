@@ -44,10 +44,10 @@ import Testing
     }
 
     /// One black 640×480 frame through an identity whose output an overlay shows `picture` on (nil: none); its
-    /// BGRx bytes.
-    static func frame(showing picture: FrameOverlay.Picture?) throws -> [UInt8] {
+    /// bytes, in `format`.
+    static func frame(showing picture: FrameOverlay.Picture?, format: String = "BGRx") throws -> [UInt8] {
         let pipeline = try PipelineParser.parsePipeline("""
-            videotestsrc pattern=black num-buffers=1 ! video/x-raw,format=BGRx,width=640,height=480
+            videotestsrc pattern=black num-buffers=1 ! video/x-raw,format=\(format),width=640,height=480
               ! identity name=layer ! appsink name=out sync=false
             """, file: "FrameOverlayTests")
         defer { _ = pipeline.setState(GST_STATE_NULL) }
@@ -98,6 +98,21 @@ import Testing
         for picture in [nil, transparent] {
             let frame = try Self.frame(showing: picture)
             #expect(frame.enumerated().allSatisfy { $0.offset % 4 == 3 || $0.element == 0 }, "the black frame changed")
+        }
+    }
+
+    /// The layer is laid out once in the frames' byte order: red lands in the red byte of RGBx and xRGB frames.
+    @Test func theBlendFollowsTheFramesByteOrder() throws {
+        GStreamerRuntime.ensureInitialized()
+        let picture = try SVGRasterizer().picture(of: Self.band)
+        for (format, red, others) in [("RGBx", 0, [1, 2]), ("xRGB", 1, [2, 3]), ("BGRx", 2, [0, 1])] {
+            let frame = try Self.frame(showing: picture, format: format)
+            for (x, y) in [(0, 361), (320, 420), (639, 479)] {
+                let pixel = Array(frame[((y * 640 + x) * 4)..<((y * 640 + x) * 4 + 4)])
+                #expect((122...134).contains(pixel[red]) && others.allSatisfy { pixel[$0] < 4 }, "\(format) (\(x), \(y)): \(pixel)")
+            }
+            #expect(Array(frame[(100 * 640 * 4)..<(100 * 640 * 4 + 4)]).enumerated().allSatisfy { $0.offset == (format == "xRGB" ? 0 : 3) || $0.element == 0 },
+                    "\(format): above the band")
         }
     }
 }
