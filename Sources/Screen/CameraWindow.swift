@@ -13,6 +13,7 @@ import Session
 /// `show(_:)` that session: the status line and a lasting message carry over to its window.
 final class CameraWindow: Sendable {
     /// Element names display.branch gives its overlay stages (pipelines/README.md).
+    static let inputElement = "display-input"
     static let statusElement = "status"
     static let messageElement = "message"
     static let focusLayerElement = "focus-layer"
@@ -180,7 +181,7 @@ final class CameraWindow: Sendable {
         }
         RecordingIndicator.show(status, in: branch.child(named: Self.statusElement))
         branch.child(named: Self.messageElement)?.set("text", message)
-        let still = branch.child(named: Self.statusElement).flatMap { StillFrame(branch: branch, overlay: $0) }
+        let still = branch.child(named: Self.inputElement).flatMap { StillFrame(branch: branch, queue: $0) }
         state.withLock { $0.stillFrame = still }
         fitWindow(in: branch)
         controlBar.attach(to: branch, frame: state.withLock { $0.frameSize })

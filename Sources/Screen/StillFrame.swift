@@ -7,11 +7,12 @@ import GStreamer
 /// draws only when a frame arrives, so with a stalled camera the window would keep its last status line
 /// ("30.0 fps") instead of "No frames from … for N s".
 ///
-/// It watches the frames entering the status overlay and keeps a deep copy of one a second (a copy, never a
+/// It watches the frames entering the window branch (after its `display-input` queue: still in the camera's
+/// format, half the bytes of the branch's BGRx for YUYV) and keeps a deep copy of one a second (a copy, never a
 /// reference: a camera's own buffer held here would keep its device open across a camera switch). The copy is
 /// refilled in place while the frames keep their layout: a new frame-sized copy each second had two of them alive
 /// at once, 7.4 MB of the window preview's peak heap at 1280x720 (heaptrack). `redraw()` pushes that copy,
-/// stamped with the pipeline's running time, into the overlay when no frame came for a while.
+/// stamped with the pipeline's running time, through the branch's overlays when no frame came for a while.
 final class StillFrame: Sendable {
     /// How long without a frame before the overlays are redrawn over the still picture.
     static let quietTime = Duration.milliseconds(700)
@@ -30,9 +31,9 @@ final class StillFrame: Sendable {
     private let branch: Element
     private let input: UnsafeSendablePad
 
-    /// Watches the frames entering `overlay` (a textoverlay of `branch`).
-    init?(branch: Element, overlay: Element) {
-        guard let pad = overlay.staticPad("video_sink") else { return nil }
+    /// Watches the frames leaving `queue` (`branch`'s display-input) for the element after it.
+    init?(branch: Element, queue: Element) {
+        guard let pad = queue.staticPad("src")?.peer else { return nil }
         self.branch = branch
         input = UnsafeSendablePad(pad)
         pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
@@ -84,9 +85,11 @@ final class StillFrame: Sendable {
     /// Pushes the still picture through the overlays again if no frame came for `quietTime` (off the caller's
     /// thread: the sink may wait for the picture's time).
     func redraw() {
+        // Frames of another layout since the copy (a new mode) would fail the elements after the pad.
+        let layout = gst_pad_get_current_caps(input.pointer).map { Caps(owning: $0) }?.videoInfo
         // A buffer of its own sharing the copy's memory, taken under the lock: a refill then writes a new memory.
         let still: OwnedBuffer? = state.withLock { state in
-            guard ContinuousClock.now - state.lastFrameAt >= Self.quietTime else { return nil }
+            guard ContinuousClock.now - state.lastFrameAt >= Self.quietTime, state.layout == layout else { return nil }
             return state.copy.flatMap { gst_buffer_copy($0.pointer) }.map(OwnedBuffer.init)
         }
         guard let still else { return }
