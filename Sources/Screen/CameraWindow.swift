@@ -83,10 +83,12 @@ final class CameraWindow: Sendable {
 
     /// The line along the bottom of the picture.
     func setStatus(_ text: String) {
-        let still = state.withLock { state in
-            state.status = text
-            return state.stillFrame
+        // The line is set every second, mostly unchanged; textoverlay renders its text again on every set.
+        let (changed, still) = state.withLock { state in
+            defer { state.status = text }
+            return (state.status != text, state.stillFrame)
         }
+        guard changed else { return }
         RecordingIndicator.show(text, in: element(Self.statusElement))
         // A stalled camera sends no frame that would show the new line: draw it over the last picture.
         still?.redraw()
