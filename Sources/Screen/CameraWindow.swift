@@ -47,6 +47,8 @@ final class CameraWindow: Sendable {
     private let state = Mutex(State())
     /// The control bar, the shutter's flash and the error view (the `control-bar` overlay).
     let controlBar = ControlBarOverlay()
+    /// The status line (the `status` overlay), drawn at the size the picture is shown at.
+    private let statusLine = StatusLineOverlay()
 
     public init(session: CameraSession) {
         show(session)
@@ -89,7 +91,7 @@ final class CameraWindow: Sendable {
             return (state.status != text, state.stillFrame)
         }
         guard changed else { return }
-        RecordingIndicator.show(text, in: element(Self.statusElement))
+        statusLine.show(text)
         // A stalled camera sends no frame that would show the new line: draw it over the last picture.
         still?.redraw()
     }
@@ -181,12 +183,14 @@ final class CameraWindow: Sendable {
             state.branch = branch
             return (state.status, state.message)
         }
-        RecordingIndicator.show(status, in: branch.child(named: Self.statusElement))
         branch.child(named: Self.messageElement)?.set("text", message)
         let still = branch.child(named: Self.inputElement).flatMap { StillFrame(branch: branch, queue: $0) }
         state.withLock { $0.stillFrame = still }
         fitWindow(in: branch)
-        controlBar.attach(to: branch, frame: state.withLock { $0.frameSize })
+        let (frame, shown) = state.withLock { ($0.frameSize, $0.fit.map { ($0.width, $0.height) } ?? $0.frameSize) }
+        controlBar.attach(to: branch, frame: frame)
+        statusLine.show(status)
+        statusLine.attach(to: branch, size: shown)
     }
 
     /// Navigation events and the focus square of `branch`, once per branch.
@@ -251,7 +255,10 @@ final class CameraWindow: Sendable {
                         defer { state.fit = wanted }
                         return state.fit != wanted
                     }
-                    if changed { sizer.setCaps("caps", wanted.caps) }
+                    if changed {
+                        sizer.setCaps("caps", wanted.caps)
+                        self.statusLine.resize(to: (wanted.width, wanted.height))
+                    }
                 }
             } : nil
         }

@@ -48,7 +48,7 @@ final class FrameOverlay: Sendable {
             self.init(band: band, top: firstRow + top, rows: bottom - top, width: width, height: pictureHeight)
         }
 
-        private init(band: [UInt8], top: Int, rows: Int, width: Int, height: Int) {
+        init(band: [UInt8], top: Int, rows: Int, width: Int, height: Int) {
             self.band = band
             self.top = top
             self.rows = rows

@@ -1,22 +1,17 @@
 import GStreamer
 
 /// The red dot of a recording on the status line ("● REC 0:12 · …", which `CameraOperator.statusLine()` puts
-/// first while the session records): red in the window's text overlay (Pango markup) and in the terminal.
+/// first while the session records): red in the window (SVG text, StatusLineOverlay) and in the terminal.
 enum RecordingIndicator {
     static let dot = "●"
-    /// The dot's red (as phones and camcorders show it), for Pango and as a 24-bit terminal colour.
-    static let pangoRed = "#FF3B30"
+    /// The dot's red (as phones and camcorders show it), for SVG and as a 24-bit terminal colour.
+    static let svgRed = "#FF3B30"
     static let terminalRed = "38;2;255;59;48"
 
-    /// Puts `text` into a textoverlay, whose `text` Pango reads as markup: with a red dot while recording.
-    static func show(_ text: String, in overlay: Element?) {
-        overlay?.set("text", windowMarkup(text) ?? text)
-    }
-
-    /// Pango markup for a status line with the recording dot; nil for one without.
-    static func windowMarkup(_ text: String) -> String? {
-        guard let range = text.range(of: dot + " REC") else { return nil }
-        return escaped(String(text[..<range.lowerBound])) + "<span foreground=\"\(pangoRed)\">\(dot)</span>"
+    /// The status line as the content of an SVG `text` element: escaped, with the dot red while recording.
+    static func svgText(_ text: String) -> String {
+        guard let range = text.range(of: dot + " REC") else { return escaped(text) }
+        return escaped(String(text[..<range.lowerBound])) + "<tspan fill=\"\(svgRed)\">\(dot)</tspan>"
             + escaped(String(text[text.index(after: range.lowerBound)...]))
     }
 

@@ -115,4 +115,29 @@ import Testing
                     "\(format): above the band")
         }
     }
+
+    /// The window's status line: white text 25 pixels in from the left and up from the bottom, on a dark box
+    /// 6 pixels larger than the text's pixels (textoverlay's look), with the recording dot red.
+    @Test func theStatusLineIsWhiteTextOnABoxFittedToIt() throws {
+        GStreamerRuntime.ensureInitialized()
+        let rasterizer = try SVGRasterizer()
+        let (svg, rows) = StatusLineOverlay.svg("● REC 0:01 · Camera", width: 640, height: 480)
+        let text = try rasterizer.picture(of: svg, rows: rows, width: 640, height: 480)
+        let line = text.onBox(padding: 6, opacity: 0.6)
+        #expect(line.top + line.rows <= 480 - 25 + 6 + 1 && line.top >= 480 - 25 - 30, "rows \(line.top)…\(line.top + line.rows - 1)")
+        let middle = line.top + line.rows / 2
+        #expect(line.pixel(x: 21, y: middle) == [0, 0, 0, 153], "the box, left of the text: \(line.pixel(x: 21, y: middle))")
+        #expect(line.pixel(x: 15, y: middle)[3] == 0, "left of the box")
+        #expect(line.pixel(x: 400, y: middle)[3] == 0, "right of the box, past the text")
+        var white = 0, red = 0
+        for y in line.top..<(line.top + line.rows) {
+            for x in 0..<640 {
+                let pixel = line.pixel(x: x, y: y)
+                if pixel.allSatisfy({ $0 > 200 }) { white += 1 }
+                if pixel[2] > 240 && pixel[1] < 90 && pixel[0] < 80 && pixel[3] > 250 { red += 1 }
+            }
+        }
+        #expect(white > 100, "white text pixels: \(white)")
+        #expect(red > 20, "red dot pixels: \(red)")
+    }
 }

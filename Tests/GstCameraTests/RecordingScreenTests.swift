@@ -91,13 +91,13 @@ import MediaFiles
     }
 }
 
-/// The recording dot on the status line is red: in the window's overlay (Pango markup, the rest escaped) and
-/// in the terminal; a line without a recording stays plain text.
+/// The recording dot on the status line is red: in the window's SVG text (the rest escaped) and in the terminal;
+/// a line without a recording stays plain text.
 @Suite struct RecordingIndicatorTests {
     @Test func theDotIsRedInTheWindowAndTheTerminal() {
         let line = "● REC 1:05 · Cam <A&B> · 320×240"
-        #expect(RecordingIndicator.windowMarkup(line) == "<span foreground=\"#FF3B30\">●</span> REC 1:05 · Cam &lt;A&amp;B&gt; · 320×240")
-        #expect(RecordingIndicator.windowMarkup("Cam · 320×240") == nil)
+        #expect(RecordingIndicator.svgText(line) == "<tspan fill=\"#FF3B30\">●</tspan> REC 1:05 · Cam &lt;A&amp;B&gt; · 320×240")
+        #expect(RecordingIndicator.svgText("Cam <1> · 320×240") == "Cam &lt;1&gt; · 320×240")
         let terminal = RecordingIndicator.terminalLine("Saved a.jpg  ·  " + line)
         #expect(terminal.hasPrefix("Saved a.jpg  ·  \u{1B}[27;38;2;255;59;48m●\u{1B}[39;7m REC 1:05"), "\(terminal.debugDescription)")
         #expect(RecordingIndicator.terminalLine("Cam · 320×240") == "Cam · 320×240")
