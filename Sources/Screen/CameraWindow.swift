@@ -179,9 +179,9 @@ final class CameraWindow: Sendable {
 
     /// The status line, messages, control bar and window size into `branch`, which is the one shown from now on.
     private func draw(into branch: Element) {
-        let (status, message) = state.withLock { state in
+        let message = state.withLock { state in
             state.branch = branch
-            return (state.status, state.message)
+            return state.message
         }
         branch.child(named: Self.messageElement)?.set("text", message)
         let still = branch.child(named: Self.inputElement).flatMap { StillFrame(branch: branch, queue: $0) }
@@ -189,7 +189,7 @@ final class CameraWindow: Sendable {
         fitWindow(in: branch)
         let (frame, shown) = state.withLock { ($0.frameSize, $0.fit.map { ($0.width, $0.height) } ?? $0.frameSize) }
         controlBar.attach(to: branch, frame: frame)
-        statusLine.show(status)
+        // The status line overlay already has `status`: setStatus gives it every change.
         statusLine.attach(to: branch, size: shown)
     }
 
@@ -300,7 +300,8 @@ final class CameraWindow: Sendable {
 /// The pad a probe sits on, for the probe's own use: a probe is owned by its pad, so the pad outlives every call
 /// of it (a strong `Pad` captured in the probe would be a reference cycle that never frees the pad).
 ///
-/// `@unchecked Sendable`: only the pointer is stored, and GstPad's caps queries are MT-safe.
+/// `@unchecked Sendable`: only the pointer is stored, and GstPad's caps queries and gst_pad_chain (StillFrame's
+/// pushes, under the pad's stream lock) are MT-safe.
 struct ProbedPad: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<GstPad>
     init(_ pad: Pad) { pointer = pad.pointer }

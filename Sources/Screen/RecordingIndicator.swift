@@ -1,5 +1,3 @@
-import GStreamer
-
 /// The red dot of a recording on the status line ("● REC 0:12 · …", which `CameraOperator.statusLine()` puts
 /// first while the session records): red in the window (SVG text, StatusLineOverlay) and in the terminal.
 enum RecordingIndicator {

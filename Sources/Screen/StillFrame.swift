@@ -29,13 +29,13 @@ final class StillFrame: Sendable {
 
     private let state = Mutex(State())
     private let branch: Element
-    private let input: UnsafeSendablePad
+    private let input: ProbedPad
 
     /// Watches the frames leaving `queue` (`branch`'s display-input) for the element after it.
     init?(branch: Element, queue: Element) {
         guard let pad = queue.staticPad("src")?.peer else { return nil }
         self.branch = branch
-        input = UnsafeSendablePad(pad)
+        input = ProbedPad(pad)
         pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
             if let self, let buffer = gstcam_probe_info_buffer(data.info) { self.saw(buffer) }
             return GST_PAD_PROBE_OK
@@ -50,7 +50,7 @@ final class StillFrame: Sendable {
             return state.copiedAt.map { now - $0 >= .seconds(1) } ?? true
         }
         guard copyNow else { return }
-        let layout = gst_pad_get_current_caps(input.pointer).map { Caps(owning: $0) }?.videoInfo
+        let layout = input.videoInfo
         // Taken out while it is refilled: redraw() meanwhile finds no copy (frames are coming: none is needed).
         let kept = state.withLock { state -> OwnedBuffer? in
             guard layout != nil, state.layout == layout else { return nil }
@@ -86,7 +86,7 @@ final class StillFrame: Sendable {
     /// thread: the sink may wait for the picture's time).
     func redraw() {
         // Frames of another layout since the copy (a new mode) would fail the elements after the pad.
-        let layout = gst_pad_get_current_caps(input.pointer).map { Caps(owning: $0) }?.videoInfo
+        let layout = input.videoInfo
         // A buffer of its own sharing the copy's memory, taken under the lock: a refill then writes a new memory.
         let still: OwnedBuffer? = state.withLock { state in
             guard ContinuousClock.now - state.lastFrameAt >= Self.quietTime, state.layout == layout else { return nil }
@@ -116,13 +116,4 @@ private final class OwnedBuffer: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<GstBuffer>
     init(_ pointer: UnsafeMutablePointer<GstBuffer>) { self.pointer = pointer }
     deinit { gst_buffer_unref(pointer) }
-}
-
-/// A pad pointer kept by an object its probe belongs to; the pad (owned by its element in the branch) outlives
-/// both, since the branch is kept by the object too.
-///
-/// `@unchecked Sendable`: only the pointer is stored; gst_pad_chain takes the pad's stream lock.
-private struct UnsafeSendablePad: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<GstPad>
-    init(_ pad: Pad) { pointer = pad.pointer }
 }
