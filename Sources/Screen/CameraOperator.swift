@@ -19,7 +19,7 @@ public final class CameraOperator: Sendable {
         var session: CameraSession
         var controls: CameraControls?
         var controlsDevice: String?
-        var lastCount = 0
+        var lastTally = FrameTally()
         var lastTime = ContinuousClock.now
         var framesPerSecond = 0.0
         /// When photos fire the flash (`l`, the socket's "flash", `--flash MODE`); it stays across cameras.
@@ -92,10 +92,10 @@ public final class CameraOperator: Sendable {
 
     /// Sends later actions to `session` (a new session on the same camera after it came back, or on another).
     public func use(_ session: CameraSession) {
-        let count = session.frameCount
+        let tally = session.frameTally
         state.withLock { state in
             state.session = session
-            state.lastCount = count
+            state.lastTally = tally
             state.lastTime = .now
             state.framesPerSecond = 0
             state.controlsDevice = nil
@@ -133,16 +133,18 @@ public final class CameraOperator: Sendable {
         }
     }
 
-    /// Frames per second since the last call (call it about once a second).
+    /// Frames per second since the last call (call it about once a second), between the newest frames' timestamps
+    /// then and now (FrameTally): the camera's steady rate, not the caller's timer.
     @discardableResult
     public func measureFrameRate() -> Double {
-        let count = session.frameCount
+        let tally = session.frameTally
         let now = ContinuousClock.now
         return state.withLock { state in
-            let elapsed = (now - state.lastTime).inSeconds
-            if elapsed > 0.2 {
-                state.framesPerSecond = Double(count - state.lastCount) / elapsed
-                state.lastCount = count
+            let elapsed = now - state.lastTime
+            if elapsed > .milliseconds(200) {
+                // Fewer frames than last time: the screen follows a new session; its first figure is measured from here.
+                state.framesPerSecond = tally.framesPerSecond(since: state.lastTally, elapsed: elapsed) ?? 0
+                state.lastTally = tally
                 state.lastTime = now
             }
             return state.framesPerSecond

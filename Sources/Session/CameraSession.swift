@@ -90,7 +90,7 @@ public final class CameraSession: Sendable {
 
     struct Shared {
         var phase = Phase.idle
-        var frameCount = 0
+        var frames = FrameTally()
         /// Preview frames that went through the preview branch (its conversion) to the appsink.
         var convertedFrames = 0
         var nextObserverID = 0
@@ -179,7 +179,10 @@ public final class CameraSession: Sendable {
     public var state: CameraState { shared.withLock { $0.state } }
 
     /// Preview frames delivered so far.
-    public var frameCount: Int { shared.withLock { $0.frameCount } }
+    public var frameCount: Int { shared.withLock { $0.frames.count } }
+
+    /// Preview frames delivered so far and the newest one's timestamp, read together (for a frame rate).
+    public var frameTally: FrameTally { shared.withLock { $0.frames } }
 
     /// The V4L2 device the running pipeline opened, if it has one.
     public var device: String? { shared.withLock { $0.pipeline?.device } }
@@ -460,8 +463,8 @@ public final class CameraSession: Sendable {
     /// Without a preview, frames are counted as they enter the tee — after the photo shutter's probe there has
     /// taken the frame as the current one (probes run in the order added), so a photo after frame N shows N.
     private func countFramesAtTee(_ tee: Element) {
-        tee.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
-            _ = self?.count(convertedFor: false)
+        tee.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
+            _ = self?.count(convertedFor: false, time: gstcam_probe_info_buffer(data.info)?.pointee.pts)
             return GST_PAD_PROBE_OK
         }
     }
@@ -615,19 +618,22 @@ public final class CameraSession: Sendable {
 
     /// Runs on the appsink's streaming thread for every preview frame that was converted.
     private func deliver(_ sample: OpaquePointer) {
-        guard let (number, observers) = count(convertedFor: true) else { return }
+        guard let (number, observers) = count(convertedFor: true, time: gst_sample_get_buffer(sample)?.pointee.pts) else { return }
         guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
         for observer in observers { observer.yield(frame) }
     }
 
     /// Counts a preview frame (first frame, stall watch, `frameCount`). `convertedFor`: whether it reached the
     /// appsink through the preview branch, else it is at the branch's start and is counted there only when
-    /// nobody reads `frames()` (returning nil when someone does: the appsink counts it once converted).
-    private func count(convertedFor converted: Bool) -> (number: Int, observers: [AsyncStream<Frame>.Continuation])? {
+    /// nobody reads `frames()` (returning nil when someone does: the appsink counts it once converted). `time`: the
+    /// frame's presentation timestamp (for `frameTally`).
+    private func count(convertedFor converted: Bool, time: GstClockTime?) -> (number: Int, observers: [AsyncStream<Frame>.Continuation])? {
+        let newest = time.flatMap { $0 == gstcam_clock_time_none() ? nil : Duration.nanoseconds(Int64(clamping: $0)) }
         let counted: (Int, [AsyncStream<Frame>.Continuation], [AsyncStream<Int>.Continuation], OneShot<Void>?, String?)?
         counted = shared.withLock { shared in
             guard converted || shared.frameObservers.isEmpty else { return nil }
-            shared.frameCount += 1
+            shared.frames.count += 1
+            shared.frames.newest = newest
             if converted { shared.convertedFrames += 1 }
             var firstFrame: OneShot<Void>?
             var resumed: String?
@@ -637,7 +643,7 @@ public final class CameraSession: Sendable {
                 if running.stalledSeconds != nil { resumed = running.pipeline.device ?? pipelineFile.path }
                 running.stalledSeconds = nil
             }
-            return (shared.frameCount, Array(shared.frameObservers.values), Array(shared.frameNumberObservers.values),
+            return (shared.frames.count, Array(shared.frameObservers.values), Array(shared.frameNumberObservers.values),
                     firstFrame, resumed)
         }
         guard let (number, observers, numberObservers, firstFrame, resumed) = counted else { return nil }
@@ -666,8 +672,9 @@ public final class CameraSession: Sendable {
     /// Counts each frame at `input`, where the preview branch leaves the tee, and lets it through only while
     /// someone reads `frames()`.
     private func gate(at input: Pad, preview: Element) {
-        input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
-            self?.count(convertedFor: false) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
+        input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
+            self?.count(convertedFor: false, time: gstcam_probe_info_buffer(data.info)?.pointee.pts) == nil
+                ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
         }
         // No frame may be needed to preroll: the branch can go without frames for the session's life.
         preview.set("async", false)
