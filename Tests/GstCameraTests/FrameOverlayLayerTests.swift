@@ -1,8 +1,8 @@
 import Testing
 @testable import Screen
 
-/// FrameOverlay.Layer: a picture cut into runs — one colour over many pixels blended from that pixel repeated,
-/// everything else byte by byte — gives exactly the plain "over" of every pixel, in any 4-byte order.
+/// FrameOverlay.Layer's blend (laid out once, vectorised) gives exactly the plain "over" of every pixel, in any
+/// 4-byte order, and leaves the bytes past each row's pixels alone.
 @Suite struct FrameOverlayLayerTests {
     /// 300×40: rows 10…29 a 35 % black shade across the whole width (the control bar's band), a 50-pixel gradient
     /// from x 100, a 7-pixel white square at x 200, and a 20-pixel transparent gap at x 250.
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test(arguments: [(2, 1, 0), (0, 1, 2), (1, 2, 3)])
-    func runsBlendExactlyAsEveryPixelAlone(channels: (red: Int, green: Int, blue: Int)) {
+    func everyPixelIsThePlainBlend(channels: (red: Int, green: Int, blue: Int)) {
         let picture = Self.picture()
         let layer = FrameOverlay.Layer(picture, width: 300, height: 40, channels: channels)
         let bytesPerRow = 300 * 4 + 16
@@ -49,15 +49,5 @@ import Testing
         #expect(wrong == 0, "\(wrong) pixels differ from the plain blend")
         // The padding after each row is not the picture's: untouched.
         #expect((0..<40).allSatisfy { frame[$0 * bytesPerRow + 1200..<($0 + 1) * bytesPerRow] == before[$0 * bytesPerRow + 1200..<($0 + 1) * bytesPerRow] })
-    }
-
-    /// The shade and the gap take no per-byte copy: only the gradient and the square's edges are kept byte by byte.
-    @Test func pixelsAlikeAreOneRunAndTransparentOnesNone() {
-        let layer = FrameOverlay.Layer(Self.picture(), width: 300, height: 40, channels: (2, 1, 0))
-        #expect(layer.top == 10 && layer.rows.count == 20)
-        let firstRow = layer.rows[0]
-        #expect(firstRow.map(\.x) == [0, 100, 150, 200, 207, 270], "\(firstRow.map { ($0.x, $0.pixels) })")
-        #expect(firstRow.filter { if case .mixed = $0.paint { true } else { false } }.map(\.pixels) == [50, 7])
-        #expect(layer.mixedBytes.count == (7 * 57 + 13 * 50) * 4)
     }
 }
