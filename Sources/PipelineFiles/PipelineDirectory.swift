@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import CameraErrors
 import LinuxSystem
 
@@ -11,17 +12,31 @@ public enum PipelineDirectory {
     /// The first of: $GSTCAM_PIPELINES_DIR; a pipelines/ or share/gstcam/pipelines/ folder next to the running
     /// executable or above it (a build tree or an install prefix); the source checkout this library was built
     /// from; /usr/local/share/gstcam/pipelines; /usr/share/gstcam/pipelines.
+    ///
+    /// The folder found is kept for the process (every pipeline file is looked up here, and building the search
+    /// path each time cost a cold preview 2 ms of CPU), as long as $GSTCAM_PIPELINES_DIR says the same.
     public static func find() throws -> String {
-        let candidates = searchPath()
+        let explicit = getenv(environmentVariable).map { String(cString: $0) }
+        if let found = found.withLock({ $0 }), found.explicit == explicit { return found.folder }
+        let candidates = searchPath(explicit: explicit)
         for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/default.pipeline") {
+            found.withLock { $0 = (explicit, candidate) }
             return candidate
         }
         throw CameraError.pipelinesNotFound(searched: candidates)
     }
 
-    static func searchPath() -> [String] {
+    /// The folder `find()` found last, and the value of $GSTCAM_PIPELINES_DIR it was found with.
+    private static let found = Mutex<(explicit: String?, folder: String)?>(nil)
+
+    /// The pipelines/ folder of the checkout this library was built from (this file is
+    /// Sources/PipelineFiles/PipelineDirectory.swift in it).
+    static let checkoutPipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("pipelines").path
+
+    static func searchPath(explicit: String? = getenv(environmentVariable).map { String(cString: $0) }) -> [String] {
         var candidates: [String] = []
-        if let explicit = ProcessInfo.processInfo.environment[environmentVariable], !explicit.isEmpty {
+        if let explicit, !explicit.isEmpty {
             candidates.append(explicit)
         }
         if let executableFolder = try? RunningExecutable.folder() {
@@ -32,10 +47,7 @@ public enum PipelineDirectory {
                 folder.deleteLastPathComponent()
             }
         }
-        // Sources/GstCamera/Pipelines/PipelineDirectory.swift → the checkout's pipelines/.
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(checkout.appendingPathComponent("pipelines").path)
+        candidates.append(checkoutPipelines)
         candidates.append("/usr/local/share/gstcam/pipelines")
         candidates.append("/usr/share/gstcam/pipelines")
         var seen = Set<String>()
