@@ -128,7 +128,10 @@ extension CameraScreen {
     /// The socket other gstcam commands for this camera reach the screen through; nil (with a message) when it
     /// cannot be opened — the screen works without it.
     private func startServer() -> CameraRemoteServer? {
-        guard let path = RemoteSocketPath.path(for: configuration) else { return nil }
+        // The running session knows its camera's node: naming the socket after it needs no second probe of the
+        // camera (the configuration may name it by index, id or name).
+        guard let path = session.device.map({ RemoteSocketPath.path(forDevice: $0) })
+                ?? RemoteSocketPath.path(for: configuration) else { return nil }
         do {
             let server = try CameraRemoteServer.start(path: path, status: { self.cameraOperator.status() },
                                                       perform: { await self.perform($0) })
