@@ -89,6 +89,9 @@ func firstWindow(timeout: Double = 5) throws -> UInt? {
 
 /// Asks a window to close the way a window manager does when its close button is pressed: a WM_DELETE_WINDOW
 /// client message (through libX11 from Python's ctypes; xdotool's windowclose destroys the window instead).
+/// The sender waits for the server's answer (XSync) before it exits: after a bare XFlush a busy server now and then
+/// never delivered the message (it did not reach the sink's connection at all), presumably seeing the sender's
+/// connection close before reading it, and the preview ran on as if nobody had pressed close.
 func closeLikeAWindowManager(_ window: UInt) throws {
     let script = """
     import ctypes, sys
@@ -97,7 +100,7 @@ func closeLikeAWindowManager(_ window: UInt) throws {
     x.XInternAtom.restype = ctypes.c_ulong
     x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
     x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
-    x.XFlush.argtypes = [ctypes.c_void_p]
+    x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
     class ClientMessage(ctypes.Structure):
         _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
                     ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
@@ -107,7 +110,7 @@ func closeLikeAWindowManager(_ window: UInt) throws {
     event.message_type = x.XInternAtom(display, b"WM_PROTOCOLS", 0)
     event.data[0] = x.XInternAtom(display, b"WM_DELETE_WINDOW", 0)
     ok = x.XSendEvent(display, int(sys.argv[1]), 0, 0, ctypes.byref(event))
-    x.XFlush(display)
+    x.XSync(display, 0)
     sys.exit(0 if ok else 1)
     """
     let result = try runProcess("/usr/bin/python3", ["-c", script, String(window)])
