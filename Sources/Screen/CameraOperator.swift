@@ -142,7 +142,7 @@ public final class CameraOperator: Sendable {
         return state.withLock { state in
             let elapsed = now - state.lastTime
             if elapsed > .milliseconds(200) {
-                // Fewer frames than last time: the screen follows a new session; its first figure is measured from here.
+                // No rate (a tally with fewer frames than the last one is another session's) reads 0 until the next.
                 state.framesPerSecond = tally.framesPerSecond(since: state.lastTally, elapsed: elapsed) ?? 0
                 state.lastTally = tally
                 state.lastTime = now

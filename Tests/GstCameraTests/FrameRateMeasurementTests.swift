@@ -28,7 +28,9 @@ import Testing
     }
 
     /// The virtual camera sends 30 frames a second; read at uneven moments (0.55 s, then 1.3 s later), the rate
-    /// is still 30. Counting frames over the readings' interval gives 16 or 17 frames in 0.55 s: 29.1 or 30.9.
+    /// is still 30. Counting frames over the readings' interval gives 16 or 17 frames in 0.55 s: 29.1 or 30.9. The
+    /// frames' times are when the camera's thread woke (as a driver stamps a frame when it completes), so a loaded
+    /// machine moves them by a few milliseconds: 0.5 fps over 0.55 s is 9 ms.
     @Test func aRunningCameraReadsItsOwnRateWheneverItIsAsked() async throws {
         let session = try await startCamera("/dev/video0", width: 640, height: 480)
         defer { session.stop() }
@@ -40,6 +42,6 @@ import Testing
             try await Task.sleep(for: .milliseconds(pause))
             rates.append(cameraOperator.measureFrameRate())
         }
-        #expect(rates.allSatisfy { abs($0 - 30) < 0.3 }, "\(rates)")
+        #expect(rates.allSatisfy { abs($0 - 30) < 0.5 }, "\(rates)")
     }
 }
