@@ -34,7 +34,7 @@ public enum PipelineDirectory {
     static let checkoutPipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("pipelines").path
 
-    static func searchPath(explicit: String? = getenv(environmentVariable).map { String(cString: $0) }) -> [String] {
+    static func searchPath(explicit: String?) -> [String] {
         var candidates: [String] = []
         if let explicit, !explicit.isEmpty {
             candidates.append(explicit)
