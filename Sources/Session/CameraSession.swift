@@ -31,9 +31,9 @@ public final class CameraSession: Sendable {
     /// pipelines with a `camera-jpeg` tee; without the file, JPEG photos are always encoded from the frames.
     private let cameraJPEGBranchFile: PipelineFile?
     private let displayBranchFile: PipelineFile?
-    /// pipelines/preview.branch, for pipeline files without a `preview` appsink of their own; nil when the
-    /// configuration wants no preview frames.
-    private let previewBranchFile: PipelineFile?
+    /// pipelines/preview.branch, for pipeline files without a `preview` appsink of their own, added when
+    /// `frames()` is first read (CameraSession+Preview.swift); nil when the configuration wants no preview frames.
+    let previewBranchFile: PipelineFile?
     /// The camera as the command probed it to choose the mode (`ModeChoice.camera`), used instead of probing it
     /// again when the pipeline is built for that same device.
     let probedCamera: Camera?
@@ -91,8 +91,12 @@ public final class CameraSession: Sendable {
     struct Shared {
         var phase = Phase.idle
         var frames = FrameTally()
+        /// The numbers of the frames counted lately, by timestamp, for the preview frames that reach the appsink.
+        var recentFrameNumbers = RecentFrameNumbers()
         /// Preview frames that went through the preview branch (its conversion) to the appsink.
         var convertedFrames = 0
+        /// Where preview frames come from: the pipeline file's own appsink, or pipelines/preview.branch once wanted.
+        var previewBranch = PreviewBranchState.notAttached
         var nextObserverID = 0
         var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
         var frameNumberObservers: [Int: AsyncStream<Int>.Continuation] = [:]
@@ -205,14 +209,16 @@ public final class CameraSession: Sendable {
 
     /// Preview frames with latest-frame semantics: a slow reader gets the newest frame, never a backlog.
     /// Each call makes a new stream; it ends when the session stops or fails, and at once when the
-    /// configuration asked for no preview frames (`CameraConfiguration.previewFrames`).
+    /// configuration asked for no preview frames (`CameraConfiguration.previewFrames`) or the preview branch could
+    /// not be linked (a warning event says why). The first read links the preview branch (CameraSession+Preview.swift).
     public func frames() -> AsyncStream<Frame> {
         let (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
-        guard configuration.previewFrames else {
+        guard configuration.previewFrames, !previewBranchFailed else {
             continuation.finish()
             return stream
         }
         register(continuation, in: \.frameObservers)
+        attachPreviewBranchIfWanted()
         return stream
     }
 
@@ -318,6 +324,7 @@ public final class CameraSession: Sendable {
             shared.phase = .running(Running(pipeline: pipeline, lastFrame: .now))
         }
         notify(.stateChanged(.running))
+        attachPreviewBranchIfWanted()
     }
 
     /// Stops the pipeline (state NULL, device released) and ends the frame and event streams. Safe to call
@@ -408,7 +415,7 @@ public final class CameraSession: Sendable {
         let tee = pipeline.child(named: "split")!
         try PipelineContract.checkSplit(tee, file: file)
         let branches = TeeBranches(pipeline: pipeline, tee: tee)
-        let hasPreview = try attachPreview(pipeline: pipeline, tee: tee, branches: branches, file: file)
+        try attachOwnPreview(pipeline: pipeline, tee: tee, file: file)
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
             window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
@@ -423,7 +430,7 @@ public final class CameraSession: Sendable {
         }
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
                                    jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG)
-        if !hasPreview { countFramesAtTee(tee) }
+        countFramesAtTee(tee)
         built = true
         let sound = pipeline.child(named: "sound").map { TeeBranches(pipeline: pipeline, tee: $0) }
         return Pipeline(pipeline: pipeline, tee: tee, branches: branches, sound: sound, window: window, bus: bus, device: device, cameraName: camera?.name,
@@ -436,50 +443,6 @@ public final class CameraSession: Sendable {
         ("zoom", "the videocrop that does digital zoom"),
         ("split", "the tee that feeds the preview and the photo branch"),
     ]
-
-    /// Preview frames come from the file's own `preview` appsink when it has one, else from
-    /// pipelines/preview.branch added at the tee, and only when the configuration wants them: a session only
-    /// for photos (`previewFrames` false) counts frames where they enter the tee and has no preview branch to
-    /// link, negotiate or feed (issue 13: a cold photo pays for nothing it does not use).
-    /// Returns whether there is a preview (else `countFramesAtTee` must count them).
-    private func attachPreview(pipeline: Element, tee: Element, branches: TeeBranches, file: String) throws -> Bool {
-        if let preview = pipeline.child(named: "preview") {
-            try PipelineContract.checkAppSink(preview, name: "preview", file: file)
-            configurePreview(preview)
-            gateConversion(into: preview, from: tee)
-            return true
-        }
-        guard let branchFile = previewBranchFile else { return false }
-        let branch = try PipelineContract.appSinkBranch(branchFile, parameters: [:], sinkName: "preview",
-                                                        purpose: "the appsink that delivers preview frames")
-        configurePreview(branch.sink)
-        guard (try? branches.attach(branch.bin, input: branch.input)) != nil else {
-            throw CameraError.badPipelineFile(file: branchFile.path, detail: "the preview branch could not be linked to the tee")
-        }
-        gate(at: branch.input, preview: branch.sink)
-        return true
-    }
-
-    /// Without a preview, frames are counted as they enter the tee — after the photo shutter's probe there has
-    /// taken the frame as the current one (probes run in the order added), so a photo after frame N shows N.
-    private func countFramesAtTee(_ tee: Element) {
-        tee.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
-            _ = self?.count(convertedFor: false, time: gstcam_probe_info_buffer(data.info)?.pointee.pts)
-            return GST_PAD_PROBE_OK
-        }
-    }
-
-    private func configurePreview(_ preview: Element) {
-        // Latest-frame semantics regardless of what the file says: never queue stale frames.
-        preview.set("drop", true)
-        preview.set("max-buffers", UInt32(1))
-        preview.set("sync", false)
-        preview.set("emit-signals", false)
-        // Frames are copied out at once; holding the last one would pin a camera buffer (and, on a switch, the
-        // previous camera's queue).
-        preview.set("enable-last-sample", false)
-        AppSink.setSampleHandler(preview) { [weak self] sample in self?.deliver(sample) }
-    }
 
     private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws -> Element {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
@@ -612,85 +575,6 @@ public final class CameraSession: Sendable {
         case .running: tearDown(ending: .failed(error))
         default: break
         }
-    }
-
-    // MARK: Frames
-
-    /// Runs on the appsink's streaming thread for every preview frame that was converted.
-    private func deliver(_ sample: OpaquePointer) {
-        guard let (number, observers) = count(convertedFor: true, time: gst_sample_get_buffer(sample)?.pointee.pts) else { return }
-        guard !observers.isEmpty, let frame = Self.copyFrame(sample, number: number) else { return }
-        for observer in observers { observer.yield(frame) }
-    }
-
-    /// Counts a preview frame (first frame, stall watch, `frameCount`). `convertedFor`: whether it reached the
-    /// appsink through the preview branch, else it is at the branch's start and is counted there only when
-    /// nobody reads `frames()` (returning nil when someone does: the appsink counts it once converted). `time`: the
-    /// frame's presentation timestamp (for `frameTally`).
-    private func count(convertedFor converted: Bool, time: GstClockTime?) -> (number: Int, observers: [AsyncStream<Frame>.Continuation])? {
-        let newest = time.flatMap { $0 == gstcam_clock_time_none() ? nil : Duration.nanoseconds(Int64(clamping: $0)) }
-        let counted: (Int, [AsyncStream<Frame>.Continuation], [AsyncStream<Int>.Continuation], OneShot<Void>?, String?)?
-        counted = shared.withLock { shared in
-            guard converted || shared.frameObservers.isEmpty else { return nil }
-            shared.frames.count += 1
-            shared.frames.newest = newest
-            if converted { shared.convertedFrames += 1 }
-            var firstFrame: OneShot<Void>?
-            var resumed: String?
-            if case let .starting(waiting, _) = shared.phase { firstFrame = waiting }
-            shared.updateRunning { running in
-                running.lastFrame = .now
-                if running.stalledSeconds != nil { resumed = running.pipeline.device ?? pipelineFile.path }
-                running.stalledSeconds = nil
-            }
-            return (shared.frames.count, Array(shared.frameObservers.values), Array(shared.frameNumberObservers.values),
-                    firstFrame, resumed)
-        }
-        guard let (number, observers, numberObservers, firstFrame, resumed) = counted else { return nil }
-        for observer in numberObservers { observer.yield(number) }
-        firstFrame?.succeed(())
-        if let resumed { notify(.framesResumed(device: resumed)) }
-        return (number, observers)
-    }
-
-    /// Frames are converted for the preview (to RGB in the shipped files) only while someone reads `frames()`:
-    /// otherwise they are counted where the preview branch leaves the tee and dropped there, so a photo, a
-    /// window or `--sink none` does not pay for a conversion nobody looks at. A branch that cannot be traced
-    /// back to the tee (not a chain of elements with `sink` pads) is left converting every frame.
-    private func gateConversion(into preview: Element, from tee: Element) {
-        var element = preview
-        for _ in 0..<64 {
-            guard let input = element.staticPad("sink"), let upstream = input.peer?.element else { return }
-            if upstream.pointer == tee.pointer {
-                gate(at: input, preview: preview)
-                return
-            }
-            element = upstream
-        }
-    }
-
-    /// Counts each frame at `input`, where the preview branch leaves the tee, and lets it through only while
-    /// someone reads `frames()`.
-    private func gate(at input: Pad, preview: Element) {
-        input.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
-            self?.count(convertedFor: false, time: gstcam_probe_info_buffer(data.info)?.pointee.pts) == nil
-                ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
-        }
-        // No frame may be needed to preroll: the branch can go without frames for the session's life.
-        preview.set("async", false)
-    }
-
-    private static func copyFrame(_ sample: OpaquePointer, number: Int) -> Frame? {
-        guard let caps = gst_sample_get_caps(sample), let info = VideoInfo(caps: caps),
-              let buffer = gst_sample_get_buffer(sample) else { return nil }
-        var map = GstMapInfo()
-        guard gstcam_buffer_map_read(buffer, &map) != 0 else { return nil }
-        defer { gst_buffer_unmap(buffer, &map) }
-        let bytes = Array(UnsafeBufferPointer(start: map.data, count: Int(map.size)))
-        let pts = gstcam_buffer_pts(buffer)
-        return Frame(width: info.width, height: info.height, format: info.format, bytesPerRow: info.bytesPerRow,
-                     timestamp: pts == gstcam_clock_time_none() ? .zero : .nanoseconds(Int64(pts)),
-                     number: number, bytes: bytes)
     }
 
     // MARK: Photos

@@ -68,12 +68,55 @@ import Testing
         #expect(rgb(60, 20)[0] > 170 && rgb(60, 20)[1] > 170 && rgb(60, 20)[2] < 60)
     }
 
-    /// The shipped pipeline files have no preview branch of their own: a session that wants frames gets
-    /// pipelines/preview.branch at the tee.
-    @Test func aSessionForFramesGetsThePreviewBranchAtTheTee() async throws {
+    /// The shipped pipeline files have no preview branch of their own: a session gets pipelines/preview.branch at
+    /// the tee when `frames()` is first read, not before (issue 13: a window or `--sink none` sets up no converter
+    /// for nobody), and keeps it for later readers.
+    @Test func theFirstReaderOfFramesGetsThePreviewBranchAtTheTee() async throws {
         let session = try await startTestPattern(width: 160, height: 120)
         defer { session.stop() }
         let pipeline = try #require(session.shared.withLock { $0.pipeline?.pipeline })
+        for await number in session.frameNumbers() where number >= 3 { break }
+        #expect(pipeline.child(named: "preview") == nil)
+        for await frame in session.frames() {
+            #expect(frame.format == .rgb && frame.width == 160 && frame.height == 120)
+            break
+        }
         #expect(pipeline.child(named: "preview") != nil)
+        var again = 0
+        for await _ in session.frames() {
+            again += 1
+            if again == 2 { break }
+        }
+        #expect(again == 2)
+        #expect(session.shared.withLock { shared in
+            if case .attached = shared.previewBranch { true } else { false }
+        })
+    }
+
+    /// A reader that comes before the session runs gets frames once it does.
+    @Test(.timeLimit(.minutes(1))) func aReaderBeforeTheStartGetsFrames() async throws {
+        let session = try CameraSession(configuration: CameraConfiguration(pipeline: "test-pattern", width: 160, height: 120))
+        defer { session.stop() }
+        let frames = session.frames()
+        try await session.start()
+        var seen: Frame?
+        for await frame in frames { seen = frame; break }
+        #expect(seen?.width == 160 && seen?.format == .rgb)
+    }
+
+    /// A preview frame keeps the number it was counted with where it entered the tee: the test pattern stamps frame
+    /// n at n/120 s, so the number and the timestamp advance together, whatever the branch's queue dropped. At
+    /// 1920x1080 and 120 fps newer frames enter the tee while one is converted.
+    @Test func previewFramesKeepTheNumbersTheyWereCountedWith() async throws {
+        let session = try await startTestPattern(width: 1920, height: 1080, framerate: 120)
+        defer { session.stop() }
+        var seen: [Frame] = []
+        for await frame in session.frames() {
+            seen.append(frame)
+            if seen.count == 10 { break }
+        }
+        let frameTime = 1.0 / 120
+        let offsets = seen.map { $0.timestamp.inSeconds / frameTime - Double($0.number) }
+        #expect(offsets.allSatisfy { abs($0 - offsets[0]) < 0.1 }, "\(offsets)")
     }
 }
