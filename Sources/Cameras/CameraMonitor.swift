@@ -21,6 +21,9 @@ public enum CameraChange: Sendable, Equatable {
 public final class CameraMonitor: Sendable {
     public static let defaultInterval = Duration.seconds(1)
 
+    /// How much of each camera the list holds (`CameraDetail`).
+    public let detail: CameraDetail
+
     private struct State {
         /// What each node name was found to be, kept so known nodes are not opened again.
         var probes: [String: NodeProbe] = [:]
@@ -35,13 +38,16 @@ public final class CameraMonitor: Sendable {
     private let linkDirectories: [String]
 
     /// Lists the cameras now, then follows `/dev` every `interval` until `stop()` (or until it is released).
-    public convenience init(interval: Duration = CameraMonitor.defaultInterval) {
-        self.init(deviceDirectory: "/dev", linkDirectories: ["/dev/v4l/by-id", "/dev/v4l/by-path"], interval: interval)
+    /// `detail`: `.identity` for a list that only names cameras and tells them apart (no formats or controls read).
+    public convenience init(interval: Duration = CameraMonitor.defaultInterval, detail: CameraDetail = .full) {
+        self.init(deviceDirectory: "/dev", linkDirectories: ["/dev/v4l/by-id", "/dev/v4l/by-path"], interval: interval,
+                  detail: detail)
     }
 
-    init(deviceDirectory: String, linkDirectories: [String], interval: Duration?) {
+    init(deviceDirectory: String, linkDirectories: [String], interval: Duration?, detail: CameraDetail = .full) {
         self.deviceDirectory = deviceDirectory
         self.linkDirectories = linkDirectories
+        self.detail = detail
         rescan()
         guard let interval else { return }
         let watcher = Task.detached { [weak self] in
@@ -95,7 +101,7 @@ public final class CameraMonitor: Sendable {
                 continue
             }
             probedAgain = true
-            if let probe = NodeProbe(path: deviceDirectory + "/" + name, number: number) { probes[name] = probe }
+            if let probe = NodeProbe(path: deviceDirectory + "/" + name, number: number, detail: detail) { probes[name] = probe }
         }
         guard probedAgain || Set(probes.keys) != Set(known.keys) else { return }
         let ordered = names.compactMap { probes[$0.name] }

@@ -16,8 +16,9 @@ struct NodeProbe {
     var features = ControlSummary()
     var problem: CameraError?
 
-    /// Opens and queries the node; nil when it vanished between readdir and open.
-    init?(path: String, number: Int) {
+    /// Opens and queries the node; nil when it vanished between readdir and open. `detail`: `.identity` stops after
+    /// VIDIOC_QUERYCAP (what the node is, its name and bus), leaving `formats` and `features` empty.
+    init?(path: String, number: Int, detail: CameraDetail = .full) {
         self.path = path
         self.number = number
         let device: V4L2Device
@@ -48,7 +49,7 @@ struct NodeProbe {
         driver = identity.driver
         busInfo = identity.busInfo
         kind = Self.kind(of: identity.nodeCapabilities)
-        guard kind == .capture else { return }
+        guard kind == .capture, detail == .full else { return }
         let bufferType = identity.nodeCapabilities.contains(.videoCapture) ? videoCaptureBufferType : videoCaptureMultiplanarBufferType
         do {
             formats = try Self.formats(of: device, bufferType: bufferType)

@@ -62,7 +62,7 @@ extension CameraScreen {
         cameraOperator.flashMode = launch.flash
         cameraOperator.timerSeconds = launch.timer
         return CameraScreen(cameraOperator: cameraOperator,
-                            surface: window ?? terminal, configuration: configuration, monitor: CameraMonitor(),
+                            surface: window ?? terminal, configuration: configuration, monitor: CameraMonitor(detail: .identity),
                             waitsForCamera: launch.waitsForCamera, picker: launch.picker, json: launch.json,
                             chooseMode: launch.chooseMode)
     }
