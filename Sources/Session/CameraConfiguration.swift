@@ -29,8 +29,8 @@ public struct CameraConfiguration: Sendable, Equatable {
     /// How long a running camera may send no frame before the session fails with `CameraError.stalled`;
     /// nil only warns.
     public var stallTimeout: Duration? = .seconds(5)
-    /// Whether `frames()` delivers preview frames. A session only for photos or recording sets false: it then
-    /// has no preview branch at all (nothing to link, negotiate or convert), and `frames()` ends at once;
+    /// Whether `frames()` delivers preview frames. When true, the preview branch is linked when `frames()` is
+    /// first read. A session only for photos or recording sets false: it then never links one, and `frames()` ends at once;
     /// `frameNumbers()` and `frameCount` still count every frame.
     public var previewFrames = true
 
