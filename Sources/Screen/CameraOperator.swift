@@ -201,7 +201,11 @@ public final class CameraOperator: Sendable {
 
     /// "Camera · 640×480 · 30.0 fps · 1× · torch off · AF-C"
     func statusLine() -> String {
-        let status = status()
+        statusLine(status())
+    }
+
+    /// The status line of `status` (read with `status()`).
+    func statusLine(_ status: Status) -> String {
         let fps = (status.framesPerSecond * 10).rounded() / 10
         var parts = [status.camera, "\(status.width)×\(status.height)", "\(fps) fps", Zoom(factor: status.zoom).description]
         if let recording = status.recording {

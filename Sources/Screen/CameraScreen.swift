@@ -204,9 +204,8 @@ public final class CameraScreen: Sendable {
             server.move(to: RemoteSocketPath.path(forDevice: device))
         }
         surface?.showMessage(outcome.message, for: outcome.isError ? .seconds(3) : .milliseconds(1500))
-        surface?.setStatus(cameraOperator.statusLine())
+        refreshStatusAndControls()
         if let photo = outcome.photo { showTaken(photo) }
-        refreshControls()
         if outcome.isError {
             Standard.error.write("gstcam: \(outcome.message)\n")
         } else if let photo = outcome.photo, !picker {
@@ -334,8 +333,7 @@ public final class CameraScreen: Sendable {
             noteCamera()
             if let problem = await cameraOperator.keepPreRollArmed() { Standard.error.write("gstcam: \(problem)\n") }
             if firstStatus {
-                surface?.setStatus(cameraOperator.statusLine())
-                refreshControls()
+                refreshStatusAndControls()
                 firstStatus = false
             }
             _ = await ticks.next()
@@ -343,8 +341,7 @@ public final class CameraScreen: Sendable {
             let now = clock.now
             if now - lastFigures >= .seconds(1) {
                 let fps = cameraOperator.measureFrameRate()
-                if state.withLock({ $0.stallNotice == nil }) { surface?.setStatus(cameraOperator.statusLine()) }
-                refreshControls()
+                refreshStatusAndControls(line: state.withLock { $0.stallNotice == nil })
                 if printFigures { printFigure(elapsed: (now - started).inSeconds, fps: fps) }
                 lastFigures = now
             }
