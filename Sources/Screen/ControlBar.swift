@@ -126,7 +126,16 @@ struct ControlBar: Sendable, Equatable {
             + "height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\(body)</svg>"
     }
 
-    static func number(_ value: Double) -> String { String(format: "%.2f", value) }
+    /// `value` with two decimals ("12.50"), as the overlays' SVG writes coordinates and sizes, rounded as
+    /// `String(format: "%.2f")` does (ties to even). Not through `String(format:)`, which goes through NSString:
+    /// a control bar or status line has 50–150 numbers, drawn again on each change.
+    static func number(_ value: Double) -> String {
+        let hundredths = (value * 100).rounded(.toNearestOrEven)
+        guard hundredths.magnitude < 1e15 else { return value.isFinite ? "\(value)" : "0.00" }
+        let whole = Int(hundredths.magnitude)
+        let cents = whole % 100
+        return "\(hundredths < 0 ? "-" : "")\(whole / 100).\(cents < 10 ? "0" : "")\(cents)"
+    }
 
     private func bar(_ layout: Layout) -> String {
         let s = layout.scale
