@@ -22,7 +22,7 @@ public final class CameraSession: Sendable {
     /// The parsed file, checked when the session is made so a broken file fails before any device work.
     let pipelineFile: PipelineFile
     /// Whether the pipeline file opens a camera device (`${device}`), as opposed to e.g. the test pattern. Kept,
-    /// not looked up: the stall watch asks on every look, four times a second, and finding the placeholders
+    /// not looked up: the stall watch asks on every look, ten times a second, and finding the placeholders
     /// scans the whole description: more than half of the bus thread's time in an 8 s preview (issue 13).
     let pipelineUsesDevice: Bool
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
@@ -519,10 +519,8 @@ public final class CameraSession: Sendable {
 
     private static let busStopMessage = "gstcam-stop"
 
-    /// How often the bus thread looks for a stall when no message comes. Stalls are reported in whole seconds and
-    /// the device is asked after at least half a second of silence, so a quarter of a second is fine enough; each
-    /// look wakes a thread (ten a second cost about 0.5 ms of CPU a second, issue 13).
-    private static let watchInterval: GstClockTime = 250_000_000
+    /// How often the bus thread looks for a stall when no message comes.
+    private static let watchInterval: GstClockTime = 100_000_000
 
     private func startBusThread(_ built: Pipeline) {
         let bus = built.bus
