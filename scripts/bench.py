@@ -108,7 +108,10 @@ def alternate(contenders, rounds, label):
         order = contenders if round_number % 2 == 0 else list(reversed(contenders))
         for name, command, options in order:
             results[name].append(run(command, **options))
-        line = ", ".join(f"{name} {results[name][-1].wall * 1000:.0f} ms" for name, _, _ in contenders)
+        # The previews are judged by CPU: each round's shows how far the medians can be trusted.
+        line = ", ".join(f"{name} {results[name][-1].wall * 1000:.0f} ms"
+                         + (f" ({results[name][-1].cpu:.3f} s CPU)" if label.startswith("preview") else "")
+                         for name, _, _ in contenders)
         print(f"  {label} round {round_number + 1}: {line}", file=sys.stderr, flush=True)
     return results
 
