@@ -32,17 +32,11 @@ extension CameraWindow {
 extension CameraScreen {
     /// The status line (unless `line` is false: a stall notice holds it) and the control bar's buttons, from one
     /// reading of the camera's state: its controls are asked once (each a USB request on a UVC camera).
+    /// The buttons show the flash mode, the torch, the self-timer, and whether `c` has a camera to switch to.
     func refreshStatusAndControls(line: Bool = true) {
-        guard surface != nil else { return }
-        let status = cameraOperator.status()
-        if line { surface?.setStatus(cameraOperator.statusLine(status)) }
-        refreshControls(status)
-    }
-
-    /// The control bar's buttons for the camera's `status`: flash mode, torch, self-timer, whether `c` has a
-    /// camera to switch to.
-    private func refreshControls(_ status: CameraOperator.Status) {
         guard let surface else { return }
+        let status = cameraOperator.status()
+        if line { surface.setStatus(cameraOperator.statusLine(status)) }
         let usable = monitor.cameras.filter(\.isAccessible).count
         surface.showControls(ControlBar.Settings(flash: cameraOperator.flashMode, torch: status.torch,
                                                  timer: cameraOperator.timerSeconds, canSwitch: usable > 1))

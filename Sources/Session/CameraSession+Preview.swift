@@ -9,12 +9,12 @@ enum PreviewBranchState: Sendable {
     case notAttached
     /// pipelines/preview.branch is being linked to the tee.
     case attaching
-    /// pipelines/preview.branch hangs off the tee.
-    case attached(TeeBranch)
+    /// pipelines/preview.branch hangs off the tee (for the pipeline's life: it is never taken off).
+    case attached
     /// The pipeline file has a `preview` appsink of its own.
     case own
     /// pipelines/preview.branch could not be linked: `frames()` ends at once (the session goes on without frames).
-    case failed(CameraError)
+    case failed
 }
 
 /// Preview frames: counted where they enter the tee, converted (to RGB in the shipped files) and copied out only
@@ -35,43 +35,45 @@ extension CameraSession {
 
     /// Links pipelines/preview.branch to the running pipeline's tee when someone reads `frames()` and there is no
     /// preview appsink yet. Called when a reader comes and when the session starts running (a reader that came
-    /// while it started). A branch that cannot be linked ends the readers' streams and is reported as a warning.
+    /// while it started). A branch that cannot be linked ends the readers' streams, now and later, and is reported
+    /// as a warning.
     func attachPreviewBranchIfWanted() {
         guard let branchFile = previewBranchFile else { return }
-        let claimed = shared.withLock { shared in
+        let (claimed, failed) = shared.withLock { shared -> (Bool, Bool) in
+            if case .failed = shared.previewBranch { return (false, true) }
             guard case .running = shared.phase, case .notAttached = shared.previewBranch,
-                  !shared.frameObservers.isEmpty else { return false }
+                  !shared.frameObservers.isEmpty else { return (false, false) }
             shared.previewBranch = .attaching
-            return true
+            return (true, false)
         }
+        if failed { endFrameReaders() }
         guard claimed else { return }
-        let attached: TeeBranch
         do {
             let branch = try PipelineContract.appSinkBranch(branchFile, parameters: [:], sinkName: "preview",
                                                             purpose: "the appsink that delivers preview frames")
             configurePreview(branch.sink)
             gate(at: branch.input, preview: branch.sink)
-            attached = try attachBranch(branch.bin, input: branch.input, what: "The preview branch (\(branchFile.path))")
+            _ = try attachBranch(branch.bin, input: branch.input, what: "The preview branch (\(branchFile.path))")
         } catch {
             let failure = error as? CameraError
                 ?? .badPipelineFile(file: branchFile.path, detail: "the preview branch could not be linked to the tee (\(error))")
-            let readers = shared.withLock { shared in
-                shared.previewBranch = .failed(failure)
-                defer { shared.frameObservers = [:] }
-                return Array(shared.frameObservers.values)
-            }
-            for reader in readers { reader.finish() }
+            shared.withLock { $0.previewBranch = .failed }
+            endFrameReaders()
             notify(.warning("No preview frames: \(failure)"))
             return
         }
         shared.withLock { shared in
-            if case .attaching = shared.previewBranch { shared.previewBranch = .attached(attached) }
+            if case .attaching = shared.previewBranch { shared.previewBranch = .attached }
         }
     }
 
-    /// Whether `frames()` can deliver: false once the preview branch failed to link.
-    var previewBranchFailed: Bool {
-        shared.withLock { if case .failed = $0.previewBranch { true } else { false } }
+    /// Ends every `frames()` stream: the preview branch failed to link, so none of them would get a frame.
+    private func endFrameReaders() {
+        let readers = shared.withLock { shared in
+            defer { shared.frameObservers = [:] }
+            return Array(shared.frameObservers.values)
+        }
+        for reader in readers { reader.finish() }
     }
 
     /// Counts every frame as it enters the tee (first frame, stall watch, `frameCount`, `frameNumbers()`) — after the
@@ -165,9 +167,7 @@ extension CameraSession {
         guard gstcam_buffer_map_read(buffer, &map) != 0 else { return nil }
         defer { gst_buffer_unmap(buffer, &map) }
         let bytes = Array(UnsafeBufferPointer(start: map.data, count: Int(map.size)))
-        let pts = gstcam_buffer_pts(buffer)
         return Frame(width: info.width, height: info.height, format: info.format, bytesPerRow: info.bytesPerRow,
-                     timestamp: pts == gstcam_clock_time_none() ? .zero : .nanoseconds(Int64(pts)),
-                     number: number, bytes: bytes)
+                     timestamp: duration(gstcam_buffer_pts(buffer)) ?? .zero, number: number, bytes: bytes)
     }
 }

@@ -213,7 +213,7 @@ public final class CameraSession: Sendable {
     /// not be linked (a warning event says why). The first read links the preview branch (CameraSession+Preview.swift).
     public func frames() -> AsyncStream<Frame> {
         let (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
-        guard configuration.previewFrames, !previewBranchFailed else {
+        guard configuration.previewFrames else {
             continuation.finish()
             return stream
         }
