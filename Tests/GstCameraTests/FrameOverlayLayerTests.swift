@@ -1,8 +1,8 @@
 import Testing
 @testable import Screen
 
-/// FrameOverlay.Layer's blend (laid out once, vectorised) gives exactly the plain "over" of every pixel, in any
-/// 4-byte order, and leaves the bytes past each row's pixels alone.
+/// FrameOverlay.Layer's blend (laid out once in runs, vectorised) gives exactly the plain "over" of every pixel, in
+/// any 4-byte order, and leaves the bytes past each row's pixels alone; a repeated pixel is stored once.
 @Suite struct FrameOverlayLayerTests {
     /// 300×40: rows 10…29 a 35 % black shade across the whole width (the control bar's band), a 50-pixel gradient
     /// from x 100, a 7-pixel white square at x 200, and a 20-pixel transparent gap at x 250.
@@ -49,5 +49,14 @@ import Testing
         #expect(wrong == 0, "\(wrong) pixels differ from the plain blend")
         // The padding after each row is not the picture's: untouched.
         #expect((0..<40).allSatisfy { frame[$0 * bytesPerRow + 1200..<($0 + 1) * bytesPerRow] == before[$0 * bytesPerRow + 1200..<($0 + 1) * bytesPerRow] })
+    }
+
+    /// The shade is kept as one pixel per run and the gap not at all: only the gradient's 50 pixels a row and the
+    /// 7-pixel square (shorter than a uniform run) are stored pixel by pixel, not the band's 6,000.
+    @Test func repeatedPixelsAreStoredOnce() {
+        let layer = FrameOverlay.Layer(Self.picture(), width: 300, height: 40, channels: (2, 1, 0))
+        #expect(layer.pixels.count == (20 * 50 + 7 * 7) * 4)
+        #expect(!layer.runs.contains { (250..<270).contains($0.x) }, "the transparent gap is not blended")
+        #expect(layer.runs.filter { if case .uniform = $0.content { true } else { false } }.count >= 20 * 2)
     }
 }
