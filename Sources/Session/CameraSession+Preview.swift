@@ -121,6 +121,7 @@ extension CameraSession {
         let (number, numberObservers, firstFrame, resumed) = shared.withLock { shared in
             shared.frames.count += 1
             shared.frames.newest = newest
+            if shared.frames.count == 1 { shared.frames.first = newest }
             shared.recentFrameNumbers.record(shared.frames.count, at: newest)
             var firstFrame: OneShot<Void>?
             var resumed: String?

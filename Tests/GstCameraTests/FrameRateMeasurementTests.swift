@@ -17,6 +17,14 @@ import Testing
         #expect(slow.framesPerSecond(since: now, elapsed: .milliseconds(550)) == 12.5)
     }
 
+    /// The first reading (since a tally of no frames) is measured from the first frame's time: 29 frames 33⅓ ms
+    /// apart are 30 fps, whenever the camera's first frame came within the reading's second (over that second: 29).
+    @Test func theFirstReadingIsMeasuredFromTheFirstFrame() throws {
+        let tally = FrameTally(count: 29, newest: .nanoseconds(100_000_000 + 28 * 33_333_333), first: .milliseconds(100))
+        let rate = try #require(tally.framesPerSecond(since: FrameTally(), elapsed: .seconds(1)))
+        #expect(abs(rate - 30) < 0.001, "\(rate)")
+    }
+
     @Test func withoutTimestampsOrNewFramesTheReadingsIntervalCounts() {
         let earlier = FrameTally(count: 10, newest: nil)
         #expect(FrameTally(count: 25, newest: nil).framesPerSecond(since: earlier, elapsed: .milliseconds(500)) == 30)
@@ -43,5 +51,16 @@ import Testing
             rates.append(cameraOperator.measureFrameRate())
         }
         #expect(rates.allSatisfy { abs($0 - 30) < 0.5 }, "\(rates)")
+    }
+
+    /// A screen's first reading of a camera that has just started (the status line's first figure) is its rate too,
+    /// not the frames of a second that began before the first one.
+    @Test func theFirstReadingOfANewCameraIsItsRate() async throws {
+        let session = try await startCamera("/dev/video0", width: 640, height: 480)
+        defer { session.stop() }
+        let cameraOperator = CameraOperator(session: session)
+        try await Task.sleep(for: .milliseconds(700))
+        let rate = cameraOperator.measureFrameRate()
+        #expect(abs(rate - 30) < 0.5, "\(rate)")
     }
 }
