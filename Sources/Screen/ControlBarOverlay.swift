@@ -21,6 +21,10 @@ final class ControlBarOverlay: Sendable {
         var reportedFailure = false
         var frame = (width: 0, height: 0)
         var bar = ControlBar()
+        /// Whether the screen has said what the buttons show (the first status reading, just after the camera
+        /// starts): the bar is not drawn before, so it is drawn once with its buttons, not twice (without the
+        /// camera-switch button, then with it).
+        var settingsKnown = false
         var whiteout = 0.0
         var error: ErrorView?
         /// A code just read (scan mode), over the picture and the bar until it is taken off.
@@ -43,7 +47,10 @@ final class ControlBarOverlay: Sendable {
     }
 
     func show(_ settings: ControlBar.Settings) {
-        state.withLock { $0.bar.settings = settings }
+        state.withLock { state in
+            state.bar.settings = settings
+            state.settingsKnown = true
+        }
         redraw()
     }
 
@@ -132,6 +139,13 @@ final class ControlBarOverlay: Sendable {
     private func redraw() {
         state.withLock { state in
             guard let overlay = state.overlay, state.frame.width > 0, state.frame.height > 0 else { return }
+            // The bar alone lies in its band: only those rows are made into pixels (a hidden bar, none at all).
+            let barOnly = state.error == nil && state.code == nil && state.whiteout == 0
+            // Until then nothing shows (not an error view taken off meanwhile either).
+            if barOnly && !state.settingsKnown {
+                state.drawn = nil
+                return overlay.show(nil)
+            }
             var svg = state.error.map { $0.svg(width: state.frame.width, height: state.frame.height) }
                 ?? state.bar.svg(width: state.frame.width, height: state.frame.height, whiteout: state.whiteout)
             if state.error == nil, let code = state.code, svg.hasSuffix("</svg>") {
@@ -142,8 +156,6 @@ final class ControlBarOverlay: Sendable {
             // Under the lock, so two redraws cannot show their pictures in the wrong order (the overlay's own lock
             // is never held while it waits for this one).
             let (width, height) = state.frame
-            // The bar alone lies in its band: only those rows are made into pixels (a hidden bar, none at all).
-            let barOnly = state.error == nil && state.code == nil && state.whiteout == 0
             if barOnly && state.bar.hidden { return overlay.show(nil) }
             do {
                 if state.rasterizer == nil { state.rasterizer = try SVGRasterizer() }
