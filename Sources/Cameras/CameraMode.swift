@@ -24,10 +24,18 @@ public struct CameraMode: Sendable, Hashable, CustomStringConvertible {
         "\(width)x\(height) at \(frameRate) fps, \(kind.label) (\(pixelFormat))"
     }
 
-    /// The caps for the pipeline's `source-caps` filter: the kind's media type at this size and rate. The format
-    /// is left to v4l2src (every format of the kind at this size and rate serves the rest of the pipeline alike).
+    /// The caps for the pipeline's `source-caps` filter: the kind's media type at this size and rate, in this
+    /// mode's raw format where it has a video/x-raw name (`PixelFormat.rawCapsFormat`). Left to itself v4l2src
+    /// picks the format it ranks first (YUYV before a camera's first-listed NV12: not the mode gstcam said it
+    /// uses), and every caps query through the pipeline intersects lists of every format.
     public var caps: String {
-        "\(kind.mediaType),width=\(width),height=\(height),framerate=\(frameRate.fraction)"
+        "\(kind.mediaType),width=\(width),height=\(height),framerate=\(frameRate.fraction)" + (formatField.map { ",\($0)" } ?? "")
+    }
+
+    /// `format=…` for this mode's caps; nil when it names none (Motion-JPEG, Bayer, a raw format without a name).
+    public var formatField: String? {
+        guard kind == .raw, let format = pixelFormat.rawCapsFormat else { return nil }
+        return "format=\(format)"
     }
 }
 

@@ -16,6 +16,10 @@ public struct CameraConfiguration: Sendable, Equatable {
     public var height: Int
     /// Frames per second asked of the source, exactly (12.5 is 25/2).
     public var framerate: FrameRate
+    /// The camera's pixel format in the chosen mode (`choosingMode`): the session adds it to the pipeline's
+    /// `source-caps` when they name no format (`CameraMode.formatField`), so the camera streams the mode it was
+    /// chosen in; nil leaves the format to v4l2src.
+    public var pixelFormat: PixelFormat?
     /// A GStreamer video sink factory (e.g. "autovideosink") to show the preview in a window as well.
     public var displaySink: String?
     /// JPEG quality of photos, 1…100.
@@ -108,6 +112,7 @@ extension CameraConfiguration {
         chosen.width = mode.width
         chosen.height = mode.height
         chosen.framerate = mode.frameRate
+        chosen.pixelFormat = mode.pixelFormat
         chosen.startTimeout = startTimeout(scaledFor: mode)
         if !keepPipeline { chosen.pipeline = mode.kind.pipelineName }
         return ModeChoice(configuration: chosen, mode: mode, request: request, camera: camera)

@@ -384,7 +384,19 @@ public final class CameraSession: Sendable {
             "framerate": configuration.framerate.fraction,
             "samples_per_frame": "\(Self.soundSamplesPerFrame(framesPerSecond: configuration.framerate.value))",
         ]
-        return try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
+        let pipeline = try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
+        pinSourceFormat(in: pipeline)
+        return pipeline
+    }
+
+    /// The chosen mode's format added to `source-caps` when its caps are one raw structure that names none.
+    private func pinSourceFormat(in pipeline: Element) {
+        guard let pixelFormat = configuration.pixelFormat, let sourceCaps = pipeline.child(named: "source-caps"),
+              let caps = sourceCaps.caps("caps"), caps.hasPrefix("video/x-raw"), !caps.contains(";"), !caps.contains("format=")
+        else { return }
+        let mode = CameraMode(pixelFormat: pixelFormat, width: configuration.width, height: configuration.height,
+                              frameRate: configuration.framerate, kind: .raw)
+        if let field = mode.formatField { sourceCaps.setCaps("caps", "\(caps), \(field)") }
     }
 
     /// 48 kHz sound samples in one frame (rounded): a pipeline that draws its picture from its sound
