@@ -92,13 +92,14 @@ extension PixelFormat {
         return .skipped(reason: "GStreamer's v4l2src has no caps for \(description)")
     }
 
-    /// The video/x-raw `format` v4l2src (1.22) gives this fourcc, for the common raw formats whose name is certain
-    /// (nil for the rest: their caps then name no format, and v4l2src picks one of the kind's).
+    /// The video/x-raw `format` v4l2src (1.22) gives this fourcc, for the common raw formats whose name is certain:
+    /// each was checked on vivid, where asking v4l2src for the name set that fourcc (S_FMT). nil for the rest:
+    /// their caps then name no format, and v4l2src picks one of the kind's.
     public var rawCapsFormat: String? { Self.rawCapsFormats[fourcc] }
 
     private static let rawCapsFormats: [String: String] = [
         "YUYV": "YUY2", "UYVY": "UYVY", "YVYU": "YVYU", "NV12": "NV12", "NV21": "NV21", "NV16": "NV16", "NV61": "NV61",
-        "NV24": "NV24", "YU12": "I420", "YV12": "YV12", "422P": "Y42B", "411P": "Y41B", "GREY": "GRAY8",
+        "NV24": "NV24", "YU12": "I420", "YV12": "YV12", "422P": "Y42B", "GREY": "GRAY8",
         "Y16 ": "GRAY16_LE", "RGBP": "RGB16", "RGB3": "RGB", "BGR3": "BGR",
     ]
 
