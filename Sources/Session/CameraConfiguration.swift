@@ -17,7 +17,7 @@ public struct CameraConfiguration: Sendable, Equatable {
     /// Frames per second asked of the source, exactly (12.5 is 25/2).
     public var framerate: FrameRate
     /// The camera's pixel format in the chosen mode (`choosingMode`): the session adds it to the pipeline's
-    /// `source-caps` when they name no format (`CameraMode.formatField`), so the camera streams the mode it was
+    /// `source-caps` when they name no format (`PixelFormat.rawCapsFormat`), so the camera streams the mode it was
     /// chosen in; nil leaves the format to v4l2src.
     public var pixelFormat: PixelFormat?
     /// A GStreamer video sink factory (e.g. "autovideosink") to show the preview in a window as well.

@@ -391,12 +391,10 @@ public final class CameraSession: Sendable {
 
     /// The chosen mode's format added to `source-caps` when its caps are one raw structure that names none.
     private func pinSourceFormat(in pipeline: Element) {
-        guard let pixelFormat = configuration.pixelFormat, let sourceCaps = pipeline.child(named: "source-caps"),
+        guard let format = configuration.pixelFormat?.rawCapsFormat, let sourceCaps = pipeline.child(named: "source-caps"),
               let caps = sourceCaps.caps("caps"), caps.hasPrefix("video/x-raw"), !caps.contains(";"), !caps.contains("format=")
         else { return }
-        let mode = CameraMode(pixelFormat: pixelFormat, width: configuration.width, height: configuration.height,
-                              frameRate: configuration.framerate, kind: .raw)
-        if let field = mode.formatField { sourceCaps.setCaps("caps", "\(caps), \(field)") }
+        sourceCaps.setCaps("caps", "\(caps), format=\(format)")
     }
 
     /// 48 kHz sound samples in one frame (rounded): a pipeline that draws its picture from its sound
