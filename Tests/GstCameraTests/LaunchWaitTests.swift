@@ -83,11 +83,7 @@ import Testing
     @Test func aCameraHeldAtLaunchKeepsOneErrorViewWindowNamingTheHolderUntilItLetsGo() throws {
         try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no X display: run the tests with scripts/test")
         let folder = try makeTemporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["VCAM_DEVICES"] = Self.devices
-        environment["VCAM_STATE_DIR"] = folder + "/vcam"
-        environment["XDG_RUNTIME_DIR"] = folder
+        let environment = try privateVirtualCameras(Self.devices, in: folder)
         try FileManager.default.createDirectory(atPath: folder + "/holder", withIntermediateDirectories: true)
         // The holder: a burst streaming the camera, a photo a second into its own folder.
         let holder = try BackgroundGstcam(["capture", "--device", "/dev/video0", "--count", "0", "--interval", "1", "--dir", folder],

@@ -9,11 +9,8 @@ import Testing
     @Test func theCamerasJPEGsAreRecordedAsTheyAreAndARawModeIsRefused() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["VCAM_DEVICES"] = "/dev/video0=basic,formats=MJPG,color=e61e1e;/dev/video2=basic,color=1e3ce6"
-        environment["VCAM_STATE_DIR"] = folder + "/vcam"
-        environment["XDG_RUNTIME_DIR"] = folder
+        let environment = try privateVirtualCameras("/dev/video0=basic,formats=MJPG,color=e61e1e;/dev/video2=basic,color=1e3ce6",
+                                                    in: folder)
 
         let path = folder + "/camera.mkv"
         let recorded = try gstcam(["record", "--device", "/dev/video0", "--width", "320", "--height", "240", "--codec", "mjpeg",
@@ -41,11 +38,7 @@ import Testing
     @Test func mjpegIsSegmentedWithSoundAndZoomIsRefused() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["VCAM_DEVICES"] = "/dev/video0=basic,formats=MJPG,color=e61e1e"
-        environment["VCAM_STATE_DIR"] = folder + "/vcam"
-        environment["XDG_RUNTIME_DIR"] = folder
+        let environment = try privateVirtualCameras("/dev/video0=basic,formats=MJPG,color=e61e1e", in: folder)
 
         let recorded = try gstcam(["record", "--device", "/dev/video0", "--width", "320", "--height", "240", "--codec", "mjpeg",
                                    "--segment", "1", "--duration", "2.5", "--audio-test-tone", "-o", folder + "/clip.mkv"],

@@ -10,10 +10,7 @@ import Testing
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/vcam/video0", withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["VCAM_DEVICES"] = "/dev/video0=uvc,color=e61e1e"
-        environment["VCAM_STATE_DIR"] = folder + "/vcam"
-        environment["XDG_RUNTIME_DIR"] = folder
+        let environment = try privateVirtualCameras("/dev/video0=uvc,color=e61e1e", in: folder)
         let path = folder + "/unplugged.mp4"
         let recorder = try BackgroundGstcam(["record", "--device", "/dev/video0", "--width", "320", "--height", "240",
                                              "-o", path, "--json"], environment: environment)

@@ -21,11 +21,7 @@ import V4L2
     @Test func theCameraStreamsTheFormatGstcamChose() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["VCAM_DEVICES"] = "/dev/video0=basic,formats=NV12+YUYV,color=e61e1e"
-        environment["VCAM_STATE_DIR"] = folder + "/vcam"
-        environment["XDG_RUNTIME_DIR"] = folder
+        var environment = try privateVirtualCameras("/dev/video0=basic,formats=NV12+YUYV,color=e61e1e", in: folder)
         environment["GST_DEBUG"] = "v4l2src:4"
         environment["GST_DEBUG_NO_COLOR"] = "1"
         let run = try gstcam(["preview", "--device", "/dev/video0", "--sink", "none", "--duration", "1"], environment: environment)

@@ -11,6 +11,18 @@ func makeTemporaryFolder() throws -> String {
     return path
 }
 
+/// The environment for a gstcam process that sees only `devices` (a `VCAM_DEVICES` list), as virtual cameras of
+/// its own: their state under `folder`/vcam (no other test's camera is busy or changed) and `folder` as its runtime
+/// folder (no other camera screen answers it).
+func privateVirtualCameras(_ devices: String, in folder: String) throws -> [String: String] {
+    try FileManager.default.createDirectory(atPath: folder + "/vcam", withIntermediateDirectories: true)
+    var environment = ProcessInfo.processInfo.environment
+    environment["VCAM_DEVICES"] = devices
+    environment["VCAM_STATE_DIR"] = folder + "/vcam"
+    environment["XDG_RUNTIME_DIR"] = folder
+    return environment
+}
+
 /// A running session on the test pattern at the given size.
 func startTestPattern(width: Int = 320, height: Int = 240, framerate: FrameRate = 30) async throws -> CameraSession {
     let session = try CameraSession(configuration: CameraConfiguration(
