@@ -108,6 +108,13 @@ static inline gboolean gstcam_buffer_map_write(GstBuffer *buffer, GstMapInfo *in
 // GST_GHOST_PAD is a cast macro; used to point a parsed bin's "sink" ghost pad at the pad the branch starts with.
 static inline gboolean gstcam_ghost_pad_set_target(GstPad *ghost, GstPad *target) { return gst_ghost_pad_set_target(GST_GHOST_PAD(ghost), target); }
 
+// GST_GHOST_PAD is a cast macro; whether `ghost` points at `pad` (the reference to its target is dropped here).
+static inline gboolean gstcam_ghost_pad_targets(GstPad *ghost, GstPad *pad) {
+    GstPad *target = gst_ghost_pad_get_target(GST_GHOST_PAD(ghost));
+    if (target) gst_object_unref(target);
+    return target != NULL && target == pad;
+}
+
 // GST_APP_SRC is a cast macro; the appsrc takes the buffer over.
 static inline GstFlowReturn gstcam_app_src_push_buffer(GstElement *element, GstBuffer *buffer) {
     return gst_app_src_push_buffer(GST_APP_SRC(element), buffer);

@@ -15,10 +15,37 @@ public enum PipelineParser {
     }
 
     /// A bin whose unlinked end pads become ghost pads ("sink", "src"), for branches added at run time.
-    public static func parseBin(_ description: String, file: String) throws -> Element {
-        try parse(description, file: file) { context, error in
+    ///
+    /// `inputCaps`, what the branch will be fed when known ("video/x-raw,format=YUY2"), only makes parsing cheaper.
+    /// GStreamer checks each link it parses with caps queries that run up the part of the chain already linked,
+    /// which at a branch's open end is unconstrained: every videoscale, videoconvert and textoverlay on the way
+    /// multiplies every format it takes by every other, again for each later link. Parsed behind a capsfilter
+    /// with those caps, display.branch costs 3.0 ms of CPU instead of 9.3 (parse-timing.c in docs/benchmarks.md).
+    /// The capsfilter is taken out again, so the bin takes what it would have taken without it; should the
+    /// branch refuse those caps at parse time, it is parsed again without them, failing as it would have.
+    public static func parseBin(_ description: String, file: String, inputCaps: String? = nil) throws -> Element {
+        if let inputCaps, let bin = try? parseBin(description, file: file, behind: inputCaps) { return bin }
+        return try parse(description, file: file) { context, error in
             gst_parse_bin_from_description_full(description, 1, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         }
+    }
+
+    /// The name of the capsfilter `parseBin(_:file:inputCaps:)` parses a branch behind.
+    static let parseInputName = "gstcam-parse-input"
+
+    private static func parseBin(_ description: String, file: String, behind inputCaps: String) throws -> Element? {
+        let escaped = inputCaps.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] }.map(String.init).joined()
+        let fed = "capsfilter name=\(parseInputName) caps=\"\(escaped)\" ! \(description)"
+        let bin = try parse(fed, file: file) { context, error in
+            gst_parse_bin_from_description_full(fed, 1, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        }
+        guard let filter = bin.child(named: parseInputName), let filterInput = filter.staticPad("sink"),
+              let start = filter.staticPad("src")?.peer else { return nil }
+        let ghost = bin.staticPad("sink")
+        let ghostedFilter = ghost.map { gstcam_ghost_pad_targets($0.pointer, filterInput.pointer) != 0 } ?? false
+        guard bin.remove(filter) else { return nil }
+        if let ghost, ghostedFilter, gstcam_ghost_pad_set_target(ghost.pointer, start.pointer) == 0 { return nil }
+        return bin
     }
 
     private static func parse(

@@ -25,10 +25,11 @@ public enum PipelineContract {
 
     /// A branch file that starts with an unlinked sink pad and ends in an appsink named `sinkName` (the photo,
     /// network and scan branches), parsed with `parameters`: its bin, that appsink, and the bin's input pad.
-    /// `purpose` says what the appsink receives, for the error when it is missing.
+    /// `purpose` says what the appsink receives, for the error when it is missing. `inputCaps`: what the branch
+    /// will be fed, if known (it only makes parsing cheaper: `PipelineParser.parseBin(_:file:inputCaps:)`).
     public static func appSinkBranch(_ file: PipelineFile, parameters: [String: String], sinkName: String,
-                                     purpose: String) throws -> (bin: Element, sink: Element, input: Pad) {
-        let bin = try PipelineParser.parseBin(try file.description(with: parameters), file: file.path)
+                                     purpose: String, inputCaps: String? = nil) throws -> (bin: Element, sink: Element, input: Pad) {
+        let bin = try PipelineParser.parseBin(try file.description(with: parameters), file: file.path, inputCaps: inputCaps)
         guard let sink = bin.child(named: sinkName) else {
             throw CameraError.missingPipelineElement(file: file.path, name: sinkName, purpose: purpose)
         }

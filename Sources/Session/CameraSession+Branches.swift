@@ -5,6 +5,10 @@ import GStreamer
 /// Branches added to a running session by other parts of the library (a recording, a network stream): they hang
 /// off the session's tee next to the preview and photo branches, through the tee's one owner (`TeeBranches`).
 extension CameraSession {
+    /// What the session's tee carries, as caps naming the raw format ("video/x-raw,format=YUY2"), for parsing a
+    /// branch file before `attachBranch` (`PipelineParser.parseBin(_:file:inputCaps:)`); nil when not running.
+    public var branchInputCaps: String? { (try? runningPipeline())?.branches.inputCaps }
+
     /// Adds `bin` to the running pipeline and links the tee to its `input`; frames flow into it from then on, in
     /// the format the camera streams now (the branch must convert what it needs: the camera is not renegotiated).
     /// `beforeLinking` gets the tee's new pad before any buffer or event can pass it (to add probes).

@@ -50,7 +50,8 @@ extension CameraSession {
         guard claimed else { return }
         do {
             let branch = try PipelineContract.appSinkBranch(branchFile, parameters: [:], sinkName: "preview",
-                                                            purpose: "the appsink that delivers preview frames")
+                                                            purpose: "the appsink that delivers preview frames",
+                                                            inputCaps: branchInputCaps)
             configurePreview(branch.sink)
             gate(at: branch.input, preview: branch.sink)
             _ = try attachBranch(branch.bin, input: branch.input, what: "The preview branch (\(branchFile.path))")

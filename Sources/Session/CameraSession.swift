@@ -424,7 +424,8 @@ public final class CameraSession: Sendable {
         }
         let tee = pipeline.child(named: "split")!
         try PipelineContract.checkSplit(tee, file: file)
-        let branches = TeeBranches(pipeline: pipeline, tee: tee)
+        // The camera's format reaches the tee unchanged (the zoom stage keeps it), so branches are parsed for it.
+        let branches = TeeBranches(pipeline: pipeline, tee: tee, expectedFormat: configuration.pixelFormat?.rawCapsFormat)
         try attachOwnPreview(pipeline: pipeline, tee: tee, file: file)
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
@@ -458,7 +459,8 @@ public final class CameraSession: Sendable {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
         }
-        let bin = try PipelineParser.parseBin(try file.description(with: ["sink": sink]), file: file.path)
+        let bin = try PipelineParser.parseBin(try file.description(with: ["sink": sink]), file: file.path,
+                                              inputCaps: branches.inputCaps)
         // Overlays such as textoverlay have an unlinked text pad, which GStreamer may ghost instead of the
         // branch's first pad: an element named display-input marks where the branch starts.
         if let start = bin.child(named: "display-input")?.staticPad("sink"), let ghost = bin.staticPad("sink") {

@@ -56,7 +56,8 @@ final class PhotoBranch: Sendable {
     init(pipeline: Element, tee: Element, branches: TeeBranches, file: PipelineFile, parameters: [String: String],
          photographed: PhotographedFrames, finish: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 }) throws {
         let (bin, sink, input) = try PipelineContract.appSinkBranch(file, parameters: parameters, sinkName: Self.sinkName,
-                                                                    purpose: "the appsink that receives each encoded photo")
+                                                                    purpose: "the appsink that receives each encoded photo",
+                                                                    inputCaps: branches.inputCaps)
         guard let teeInput = tee.staticPad("sink") else {
             throw CameraError.badPipelineFile(file: file.path, detail: "the tee \"split\" has no input pad")
         }
