@@ -1,3 +1,5 @@
+import CGStreamer
+
 /// A raw video format by GStreamer's name for it ("RGB", "YUY2", "NV12", …).
 public struct VideoFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
@@ -9,4 +11,15 @@ public struct VideoFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let nv12 = VideoFormat(rawValue: "NV12")
 
     public var description: String { rawValue }
+
+    /// Every raw format GStreamer has, as a caps list ("{ I420, YV12, … }"): what a caps field naming no format
+    /// allows, for a `format=` that must name something.
+    public static var anyRawCapsList: String {
+        var count: guint = 0
+        guard let formats = gst_video_formats_raw(&count) else { return "{ }" }
+        let names = UnsafeBufferPointer(start: formats, count: Int(count)).compactMap { format in
+            gst_video_format_to_string(format).map { String(cString: $0) }
+        }
+        return "{ " + names.joined(separator: ", ") + " }"
+    }
 }

@@ -16,9 +16,9 @@ public struct CameraConfiguration: Sendable, Equatable {
     public var height: Int
     /// Frames per second asked of the source, exactly (12.5 is 25/2).
     public var framerate: FrameRate
-    /// The camera's pixel format in the chosen mode (`choosingMode`): the session adds it to the pipeline's
-    /// `source-caps` when they name no format (`PixelFormat.rawCapsFormat`), so the camera streams the mode it was
-    /// chosen in; nil leaves the format to v4l2src.
+    /// The camera's pixel format in the chosen mode (`choosingMode`), so the camera streams the mode it was chosen
+    /// in: the pipeline file's `${format}` (`PixelFormat.rawCapsFormat`), added to `source-caps` by the session
+    /// when the file names no format. nil leaves the format to v4l2src (`${format}` is then every raw format).
     public var pixelFormat: PixelFormat?
     /// A GStreamer video sink factory (e.g. "autovideosink") to show the preview in a window as well.
     public var displaySink: String?

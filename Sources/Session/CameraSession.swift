@@ -8,6 +8,7 @@ import Controls
 import GStreamer
 import MediaFiles
 import PipelineFiles
+import V4L2
 
 /// A camera session: owns one GStreamer pipeline built from a pipeline file, publishes its preview frames,
 /// takes photos from it while it runs, and always brings it back to NULL (releasing the device).
@@ -163,7 +164,7 @@ public final class CameraSession: Sendable {
         cameraJPEGBranchFile = try? PipelineFile.load("photo-camera-jpeg.branch")
         displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
         previewBranchFile = configuration.previewFrames ? try PipelineFile.load("preview.branch") : nil
-        let known: Set = ["device", "width", "height", "framerate", "samples_per_frame"]
+        let known: Set = ["device", "width", "height", "framerate", "format", "samples_per_frame"]
         if let unknown = pipelineFile.placeholders.first(where: { !known.contains($0) }) {
             throw CameraError.unknownPipelineParameter(file: pipelineFile.path, name: unknown)
         }
@@ -382,6 +383,7 @@ public final class CameraSession: Sendable {
             "width": "\(configuration.width)",
             "height": "\(configuration.height)",
             "framerate": configuration.framerate.fraction,
+            "format": Self.formatParameter(configuration.pixelFormat),
             "samples_per_frame": "\(Self.soundSamplesPerFrame(framesPerSecond: configuration.framerate.value))",
         ]
         let pipeline = try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
@@ -389,7 +391,15 @@ public final class CameraSession: Sendable {
         return pipeline
     }
 
-    /// The chosen mode's format added to `source-caps` when its caps are one raw structure that names none.
+    /// `${format}`: the GStreamer name of the chosen mode's raw format ("YUY2"), else every raw format there is
+    /// (what "no format" allowed; a configuration made without `choosingMode` has none, nor has a camera format
+    /// v4l2src names but gstcam does not).
+    static func formatParameter(_ format: PixelFormat?) -> String {
+        format?.rawCapsFormat ?? VideoFormat.anyRawCapsList
+    }
+
+    /// The chosen mode's format added to `source-caps` when its caps are one raw structure that names none (a
+    /// pipeline file of the user's that does not use `${format}`).
     private func pinSourceFormat(in pipeline: Element) {
         guard let format = configuration.pixelFormat?.rawCapsFormat, let sourceCaps = pipeline.child(named: "source-caps"),
               let caps = sourceCaps.caps("caps"), caps.hasPrefix("video/x-raw"), !caps.contains(";"), !caps.contains("format=")

@@ -84,7 +84,7 @@ import Testing
         for name in ["default", "mjpeg", "test-pattern"] {
             let file = try PipelineFile.load(name)
             #expect(file.path == folder + "/\(name).pipeline")
-            let description = try file.description(with: ["device": "/dev/video0", "width": "640", "height": "480", "framerate": "30/1"])
+            let description = try file.description(with: ["device": "/dev/video0", "width": "640", "height": "480", "framerate": "30/1", "format": "YUY2"])
             let pipeline = try PipelineParser.parsePipeline(description, file: file.path)
             for (element, _) in CameraSession.requiredElements {
                 #expect(pipeline.child(named: element) != nil, "\(name) lacks \(element)")

@@ -3,6 +3,9 @@ import Testing
 @testable import Cameras
 import V4L2
 @testable import GstCamera
+import CGStreamer
+@testable import GStreamer
+@testable import Session
 
 /// The camera streams the mode gstcam chose and says it uses: the mode's raw format is asked of v4l2src through the
 /// pipeline's `source-caps`. Left to itself, v4l2src takes the format it ranks first, whatever gstcam chose.
@@ -29,5 +32,25 @@ import V4L2
         #expect(run.error.contains("raw (NV12)"), "\(run.error)")
         let fixated = run.error.split(separator: "\n").first { $0.contains("fixated to:") }.map(String.init)
         #expect(fixated?.contains("format=(string)NV12") == true, "\(fixated ?? run.error)")
+    }
+}
+
+/// `${format}` in a camera pipeline's `source-caps`: the chosen mode's format, else every raw format.
+@Suite struct FormatParameterTests {
+    @Test func aChosenFormatIsItsGStreamerName() {
+        #expect(CameraSession.formatParameter(.yuyv) == "YUY2")
+        #expect(CameraSession.formatParameter(PixelFormat(fourcc: "GREY")!) == "GRAY8")
+    }
+
+    @Test func noFormatAllowsEveryRawFormat() throws {
+        GStreamerRuntime.ensureInitialized()
+        let list = CameraSession.formatParameter(nil)
+        let caps = try #require(gst_caps_from_string("video/x-raw,format=\(list)"), "\(list) is not a caps list")
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
+        for format in ["YUY2", "NV12", "I420", "GRAY8", "BGRx", "RGB16", "UYVY"] {
+            let one = try #require(gst_caps_from_string("video/x-raw,format=\(format)"))
+            defer { gst_mini_object_unref(UnsafeMutableRawPointer(one).assumingMemoryBound(to: GstMiniObject.self)) }
+            #expect(gst_caps_is_subset(one, caps) != 0, "\(format) is not in \(list)")
+        }
     }
 }
