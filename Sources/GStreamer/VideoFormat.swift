@@ -15,6 +15,8 @@ public struct VideoFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// Every raw format GStreamer has, as a caps list ("{ I420, YV12, … }"): what a caps field naming no format
     /// allows, for a `format=` that must name something.
     public static var anyRawCapsList: String {
+        // The list is made by deserialising GStreamer's own string of them, which needs gst_init done.
+        GStreamerRuntime.ensureInitialized()
         var count: guint = 0
         guard let formats = gst_video_formats_raw(&count) else { return "{ }" }
         let names = UnsafeBufferPointer(start: formats, count: Int(count)).compactMap { format in

@@ -26,6 +26,8 @@ public final class CameraSession: Sendable {
     /// not looked up: the stall watch asks on every look, ten times a second, and finding the placeholders
     /// scans the whole description: more than half of the bus thread's time in an 8 s preview (issue 13).
     let pipelineUsesDevice: Bool
+    /// Whether it names the camera's format (`${format}`), which without a chosen mode takes a list to spell.
+    let pipelineUsesFormat: Bool
     /// The photo branch for each format (pipelines/photo-jpeg.branch, photo-png.branch).
     let photoBranchFiles: [PhotoFormat: PipelineFile]
     /// The branch that makes photos of the camera's own JPEGs (pipelines/photo-camera-jpeg.branch), for
@@ -158,6 +160,7 @@ public final class CameraSession: Sendable {
         probedCamera = camera
         pipelineFile = try PipelineFile.load(configuration.pipeline)
         pipelineUsesDevice = pipelineFile.placeholders.contains("device")
+        pipelineUsesFormat = pipelineFile.placeholders.contains("format")
         photoBranchFiles = try Dictionary(uniqueKeysWithValues: PhotoFormat.allCases.map {
             ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
         })
@@ -378,14 +381,14 @@ public final class CameraSession: Sendable {
 
     /// The pipeline file parsed with the session's parameters for `device`.
     func parsePipeline(device: String?) throws -> Element {
-        let parameters = [
+        var parameters = [
             "device": device ?? "",
             "width": "\(configuration.width)",
             "height": "\(configuration.height)",
             "framerate": configuration.framerate.fraction,
-            "format": Self.formatParameter(configuration.pixelFormat),
             "samples_per_frame": "\(Self.soundSamplesPerFrame(framesPerSecond: configuration.framerate.value))",
         ]
+        if pipelineUsesFormat { parameters["format"] = Self.formatParameter(configuration.pixelFormat) }
         let pipeline = try PipelineParser.parsePipeline(try pipelineFile.description(with: parameters), file: pipelineFile.path)
         pinSourceFormat(in: pipeline)
         return pipeline
