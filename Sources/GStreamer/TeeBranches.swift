@@ -54,7 +54,7 @@ public final class TeeBranches: Sendable {
     /// What the tee carries as caps that name only the raw format ("video/x-raw,format=YUY2"): the format it has
     /// negotiated, else the one it is expected to carry; nil when neither is known. Branches are parsed behind
     /// these (`PipelineParser.parseBin(_:file:inputCaps:)`): only the format, as the whole caps (size, rate,
-    /// colorimetry) made parsing display.branch slower again (4.4 ms against 3.0, scripts/parse-timing.c).
+    /// colorimetry) made parsing display.branch slower again (4.4 ms against 3.0, timed as scripts/parse-timing does).
     public var inputCaps: String? {
         let negotiated = tee.staticPad("sink")?.currentCaps?.videoInfo?.format.rawValue
         return (negotiated ?? expectedFormat).flatMap { $0 == "unknown" ? nil : "video/x-raw,format=\($0)" }

@@ -55,7 +55,8 @@ public final class CodeScanner: Sendable {
         }
         let branchFile = try PipelineFile.load("scan.branch")
         let (bin, sink, input) = try PipelineContract.appSinkBranch(branchFile, parameters: [:], sinkName: "scan-sink",
-                                                                    purpose: "the appsink that hands frames to the decoder")
+                                                                    purpose: "the appsink that hands frames to the decoder",
+                                                                    inputCaps: session.branchInputCaps)
         AppSink.forwardSamples(of: sink, to: source)
         guard decoder.setState(GST_STATE_PLAYING) != .failure else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the code decoder (\(decoderFile.path)) did not start")

@@ -51,7 +51,8 @@ public final class NetworkBranch: Sendable {
     /// Parses `file` (which ends in an appsink named `network-sink`) and attaches it to the running session's tee.
     init(session: CameraSession, file: PipelineFile, parameters: [String: String]) throws {
         let (bin, sink, input) = try PipelineContract.appSinkBranch(file, parameters: parameters, sinkName: Self.sinkName,
-                                                                    purpose: "the appsink that receives the encoded stream")
+                                                                    purpose: "the appsink that receives the encoded stream",
+                                                                    inputCaps: session.branchInputCaps)
         // An appsink always has its sink pad.
         let sinkInput = sink.staticPad("sink")!
         // Encoded samples go straight to the subscribers: no clock, no preroll, nothing kept.

@@ -135,7 +135,8 @@ final class RecordBranch: Sendable {
         self.onEnded = onEnded
         self.limit = limit.map { GstClockTime(max(0, $0.inSeconds) * 1e9) }
         self.preRoll = preRoll.map { GstClockTime(max(0, $0.inSeconds) * 1e9) }
-        let encodeBin = try PipelineParser.parseBin(try encoder.description(with: parameters), file: encoder.path)
+        let encodeBin = try PipelineParser.parseBin(try encoder.description(with: parameters), file: encoder.path,
+                                                    inputCaps: branches.inputCaps)
         let writerBin = try PipelineParser.parseBin(try writer.description(with: parameters), file: writer.path)
         // A writer has no output, but parsing ghosts every unlinked pad it finds, even inside a sink bin:
         // splitmuxsink makes its muxer at once, and a ghost on the muxer's output would keep it from its file sink.
