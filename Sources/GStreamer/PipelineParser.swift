@@ -30,12 +30,16 @@ public enum PipelineParser {
         }
     }
 
+    /// `value` escaped for the inside of a double-quoted string of a description (its backslashes and quotes).
+    public static func escapedForQuotes(_ value: String) -> String {
+        value.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] }.map(String.init).joined()
+    }
+
     /// The name of the capsfilter `parseBin(_:file:inputCaps:)` parses a branch behind.
     static let parseInputName = "gstcam-parse-input"
 
     private static func parseBin(_ description: String, file: String, behind inputCaps: String) throws -> Element? {
-        let escaped = inputCaps.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] }.map(String.init).joined()
-        let fed = "capsfilter name=\(parseInputName) caps=\"\(escaped)\" ! \(description)"
+        let fed = "capsfilter name=\(parseInputName) caps=\"\(escapedForQuotes(inputCaps))\" ! \(description)"
         let bin = try parse(fed, file: file) { context, error in
             gst_parse_bin_from_description_full(fed, 1, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import CameraErrors
+import GStreamer
 
 /// A pipeline description file: gst-launch syntax, `#` comment lines, and `${name}` placeholders.
 public struct PipelineFile: Sendable {
@@ -82,7 +83,7 @@ public struct PipelineFile: Sendable {
             let name = String(rest[open.upperBound..<close])
             guard let value = parameters[name] else { throw CameraError.unknownPipelineParameter(file: path, name: name) }
             result += rest[..<open.lowerBound]
-            result += value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            result += PipelineParser.escapedForQuotes(value)
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
