@@ -64,11 +64,14 @@ let package = Package(
         .target(
             name: "Screen",
             dependencies: ["Reports", "Session", "Cameras", "Controls", "MediaFiles", "PipelineFiles", "GStreamer",
-                           "LinuxSystem", "CameraErrors", "CGStreamer", "CZbar"]
+                           "LinuxSystem", "CameraErrors", "CGStreamer", "CZbar", "CCairo"]
         ),
         // libzbar: where a scanned code is in the frame (the zbar element says only what it reads). Its header only:
         // the shim opens the library when the first code is outlined (no pkgConfig, so nothing links it).
         .systemLibrary(name: "CZbar", providers: [.apt(["libzbar-dev"])]),
+        // cairo and Pango: the window's control bar, status line and error view as pixels. cairo's header only: the
+        // shim opens the libraries when the window first draws (no pkgConfig, so nothing links them).
+        .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev"])]),
         // gstcam serve: RTSP through GStreamer's own server library (gst-rtsp-server), HTTP through libsoup 3.
         .systemLibrary(name: "CRTSPServer", pkgConfig: "gstreamer-rtsp-server-1.0", providers: [.apt(["libgstrtspserver-1.0-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Controls
 import Session
 
@@ -110,76 +110,60 @@ struct ControlBar: Sendable, Equatable {
 
     // MARK: Drawing
 
-    /// The SVG for a `width` × `height` frame; `whiteout` (0…1) is the shutter's white flash over the picture.
-    func svg(width: Int, height: Int, whiteout: Double = 0) -> String {
-        let layout = Layout(width: width, height: height)
-        var body = ""
-        if !hidden { body += bar(layout) }
+    /// The drawing for a `width` × `height` frame; `whiteout` (0…1) is the shutter's white flash over the picture.
+    func drawing(width: Int, height: Int, whiteout: Double = 0) -> Drawing {
+        var drawing = Drawing(width: width, height: height)
+        if !hidden { drawing.items += bar(Layout(width: width, height: height)) }
         if whiteout > 0 {
-            body += "<rect width=\"\(width)\" height=\"\(height)\" fill=\"white\" fill-opacity=\"\(Self.number(whiteout))\"/>"
+            drawing.items.append(.shape(.rectangle(x: 0, y: 0, width: Double(width), height: Double(height)),
+                                        fill: Drawing.Colour.white.opacity(whiteout)))
         }
-        return Self.document(width: width, height: height, body: body)
+        return drawing
     }
 
-    static func document(width: Int, height: Int, body: String) -> String {
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"\(width)\" "
-            + "height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\(body)</svg>"
-    }
-
-    /// `value` with two decimals ("12.50"), as the overlays' SVG writes coordinates and sizes, rounded as
-    /// `String(format: "%.2f")` does (ties to even). Not through `String(format:)`, which goes through NSString:
-    /// a control bar or status line has 50–150 numbers, drawn again on each change.
-    static func number(_ value: Double) -> String {
-        let hundredths = (value * 100).rounded(.toNearestOrEven)
-        guard hundredths.magnitude < 1e15 else { return value.isFinite ? "\(value)" : "0.00" }
-        let whole = Int(hundredths.magnitude)
-        let cents = whole % 100
-        return "\(hundredths < 0 ? "-" : "")\(whole / 100).\(cents < 10 ? "0" : "")\(cents)"
-    }
-
-    private func bar(_ layout: Layout) -> String {
+    private func bar(_ layout: Layout) -> [Drawing.Item] {
         let s = layout.scale
-        func n(_ value: Double) -> String { Self.number(value) }
-        var svg = "<rect x=\"0\" y=\"\(n(layout.top))\" width=\"\(n(layout.width))\" height=\"\(n(layout.bottom - layout.top))\" "
-            + "fill=\"black\" fill-opacity=\"0.35\"/>"
+        var items: [Drawing.Item] = [.shape(.rectangle(x: 0, y: layout.top, width: layout.width, height: layout.bottom - layout.top),
+                                            fill: Drawing.Colour.black.opacity(0.35))]
         for button in Button.allCases {
             guard let place = layout.places[button] else { continue }
             let pressed = self.pressed == button
             let (x, y, r) = (place.x, place.y, place.radius)
+            let centre = Drawing.Point(x, y)
             switch button {
             case .shutter:
-                svg += "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(r - 3 * s))\" fill=\"none\" stroke=\"white\" stroke-width=\"\(n(5 * s))\"/>"
-                svg += "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(r - (pressed ? 11 : 9) * s))\" fill=\"\(pressed ? "#b4b4b4" : "white")\"/>"
+                items.append(.shape(.circle(centre: centre, radius: r - 3 * s), fill: nil, stroke: .init(colour: .white, width: 5 * s)))
+                items.append(.shape(.circle(centre: centre, radius: r - (pressed ? 11 : 9) * s),
+                                    fill: pressed ? Drawing.Colour(0xB4B4B4) : .white))
                 continue
             case .thumbnail:
                 let w = r * 2, h = r * 1.5
                 let (left, top) = (x - r, y - h / 2)
                 if let thumbnail {
-                    svg += "<image x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(w))\" height=\"\(n(h))\" preserveAspectRatio=\"xMidYMid slice\" "
-                        + "xlink:href=\"\(thumbnail.dataURL)\"/>"
+                    items.append(.image(thumbnail, x: left, y: top, width: w, height: h))
                 } else {
-                    svg += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"#303030\"/>"
+                    items.append(.shape(.rectangle(x: left, y: top, width: w, height: h), fill: Drawing.Colour(0x303030)))
                 }
-                svg += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(w))\" height=\"\(n(h))\" rx=\"\(n(4 * s))\" fill=\"\(pressed ? "white" : "none")\" "
-                    + "fill-opacity=\"0.4\" stroke=\"white\" stroke-width=\"\(n(2 * s))\"/>"
+                items.append(.shape(.rectangle(x: left, y: top, width: w, height: h, cornerRadius: 4 * s),
+                                    fill: pressed ? Drawing.Colour.white.opacity(0.4) : nil, stroke: .init(colour: .white, width: 2 * s)))
                 continue
             case .switchCamera where !settings.canSwitch:
                 continue
             default:
                 break
             }
-            let dimmed = button == .torch && settings.torch == nil
-            svg += "<g opacity=\"\(dimmed ? "0.4" : "1")\">"
-            svg += "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(r))\" fill=\"\(pressed ? "white" : "black")\" fill-opacity=\"\(pressed ? "0.6" : "0.45")\" "
-                + "stroke=\"white\" stroke-width=\"\(n(2 * s))\"/>"
-            svg += icon(button, x: x, y: y - 5 * s, scale: s)
+            var parts = [Drawing.Item.shape(.circle(centre: centre, radius: r),
+                                            fill: pressed ? Drawing.Colour.white.opacity(0.6) : Drawing.Colour.black.opacity(0.45),
+                                            stroke: .init(colour: .white, width: 2 * s))]
+            parts += icon(button, x: x, y: y - 5 * s, scale: s)
             if let label = label(button) {
-                svg += "<text x=\"\(n(x))\" y=\"\(n(y + 15 * s))\" font-family=\"Sans\" font-size=\"\(n(10 * s))\" font-weight=\"bold\" fill=\"white\" "
-                    + "text-anchor=\"middle\">\(label)</text>"
+                parts.append(.text(Drawing.Text(label, x: x, y: y + 15 * s, size: 10 * s, bold: true, centred: true)))
             }
-            svg += "</g>"
+            // Dimmed as one: the ring does not show through the icon.
+            let dimmed = button == .torch && settings.torch == nil
+            if dimmed { items.append(.group(parts, opacity: 0.4)) } else { items += parts }
         }
-        return svg
+        return items
     }
 
     /// The word under a button's icon: the setting it is at.
@@ -192,31 +176,37 @@ struct ControlBar: Sendable, Equatable {
         }
     }
 
-    private static let yellow = "#FFD60A"
-
     /// A small drawing centred at (x, y), about 16 units of `scale` across.
-    private func icon(_ button: Button, x: Double, y: Double, scale s: Double) -> String {
-        func p(_ dx: Double, _ dy: Double) -> String { "\(Self.number(x + dx * s)),\(Self.number(y + dy * s))" }
-        let n = Self.number
+    private func icon(_ button: Button, x: Double, y: Double, scale s: Double) -> [Drawing.Item] {
+        func p(_ dx: Double, _ dy: Double) -> Drawing.Point { Drawing.Point(x + dx * s, y + dy * s) }
         switch button {
         case .flash:
-            let colour = settings.flash == .off ? "white" : Self.yellow
-            return "<polygon points=\"\(p(2, -9)) \(p(-5, 1)) \(p(0, 1)) \(p(-2, 9)) \(p(5, -1)) \(p(0, -1))\" fill=\"\(colour)\"/>"
+            let colour: Drawing.Colour = settings.flash == .off ? .white : .yellow
+            return [.shape(.polygon([p(2, -9), p(-5, 1), p(0, 1), p(-2, 9), p(5, -1), p(0, -1)]), fill: colour)]
         case .torch:
-            let colour = settings.torch == true ? Self.yellow : "white"
-            return "<polygon points=\"\(p(-6, -8)) \(p(6, -8)) \(p(3, -2)) \(p(3, 8)) \(p(-3, 8)) \(p(-3, -2))\" fill=\"\(colour)\"/>"
+            let colour: Drawing.Colour = settings.torch == true ? .yellow : .white
+            return [.shape(.polygon([p(-6, -8), p(6, -8), p(3, -2), p(3, 8), p(-3, 8), p(-3, -2)]), fill: colour)]
         case .timer:
-            let colour = settings.timer > 0 ? Self.yellow : "white"
-            return "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(7 * s))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(n(2 * s))\"/>"
-                + "<polyline points=\"\(p(0, -4)) \(p(0, 0)) \(p(3, 2))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(n(1.6 * s))\"/>"
+            let colour: Drawing.Colour = settings.timer > 0 ? .yellow : .white
+            return [.shape(.circle(centre: p(0, 0), radius: 7 * s), fill: nil, stroke: .init(colour: colour, width: 2 * s)),
+                    .shape(.polyline([p(0, -4), p(0, 0), p(3, 2)]), fill: nil, stroke: .init(colour: colour, width: 1.6 * s))]
         case .switchCamera:
-            // Two arrows chasing each other round a circle.
-            return "<path d=\"M \(p(-9, 3)) A \(n(9 * s)) \(n(9 * s)) 0 0 1 \(p(7, -6))\" fill=\"none\" stroke=\"white\" stroke-width=\"\(n(2 * s))\"/>"
-                + "<polygon points=\"\(p(10, -9)) \(p(9, -1)) \(p(3, -5))\" fill=\"white\"/>"
-                + "<path d=\"M \(p(9, 3)) A \(n(9 * s)) \(n(9 * s)) 0 0 1 \(p(-7, 12))\" fill=\"none\" stroke=\"white\" stroke-width=\"\(n(2 * s))\"/>"
-                + "<polygon points=\"\(p(-10, 15)) \(p(-9, 7)) \(p(-3, 11))\" fill=\"white\"/>"
+            // Two arrows chasing each other round a circle: a half circle clockwise over the top, one under the bottom.
+            let stroke = Drawing.Stroke(colour: .white, width: 2 * s)
+            return [.shape(Self.halfCircle(from: p(-9, 3), to: p(7, -6)), fill: nil, stroke: stroke),
+                    .shape(.polygon([p(10, -9), p(9, -1), p(3, -5)]), fill: .white),
+                    .shape(Self.halfCircle(from: p(9, 3), to: p(-7, 12)), fill: nil, stroke: stroke),
+                    .shape(.polygon([p(-10, 15), p(-9, 7), p(-3, 11)]), fill: .white)]
         case .shutter, .thumbnail:
-            return ""
+            return []
         }
+    }
+
+    /// The half circle from `start` clockwise to `end`, the ends of its diameter.
+    static func halfCircle(from start: Drawing.Point, to end: Drawing.Point) -> Drawing.Shape {
+        let centre = Drawing.Point((start.x + end.x) / 2, (start.y + end.y) / 2)
+        let from = atan2(start.y - centre.y, start.x - centre.x)
+        return .arc(centre: centre, radius: ((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y)).squareRoot() / 2,
+                    from: from, to: from + Double.pi)
     }
 }

@@ -5,7 +5,7 @@ import LinuxSystem
 
 /// Draws the control bar (ControlBar), the shutter's white flash and the full-window error view through the window
 /// branch's `control-bar` (FrameOverlay), and turns mouse presses and releases on the bar into button clicks.
-/// The SVG is made into pixels only when what it shows changes (SVGRasterizer); each frame only blends them.
+/// The drawing is made into pixels only when what it shows changes (Drawing+Cairo.swift); each frame only blends them.
 final class ControlBarOverlay: Sendable {
     static let element = "control-bar"
 
@@ -15,8 +15,6 @@ final class ControlBarOverlay: Sendable {
 
     private struct State {
         var overlay: FrameOverlay?
-        /// Made with the first picture, kept for the next ones.
-        var rasterizer: SVGRasterizer?
         /// Whether a picture failed and was reported (once: the next change may fail the same way).
         var reportedFailure = false
         var frame = (width: 0, height: 0)
@@ -30,8 +28,8 @@ final class ControlBarOverlay: Sendable {
         /// A code just read (scan mode), over the picture and the bar until it is taken off.
         var code: (highlight: ScanHighlight, id: Int)?
         var nextCodeID = 0
-        /// The SVG set last, not to set (and parse) the same again.
-        var drawn: String?
+        /// The drawing shown last, not to draw the same again.
+        var drawn: Drawing?
     }
 
     private let state = Mutex(State())
@@ -146,26 +144,24 @@ final class ControlBarOverlay: Sendable {
                 state.drawn = nil
                 return overlay.show(nil)
             }
-            var svg = state.error.map { $0.svg(width: state.frame.width, height: state.frame.height) }
-                ?? state.bar.svg(width: state.frame.width, height: state.frame.height, whiteout: state.whiteout)
-            if state.error == nil, let code = state.code, svg.hasSuffix("</svg>") {
-                svg = String(svg.dropLast(6)) + code.highlight.svgBody(width: state.frame.width, height: state.frame.height) + "</svg>"
+            var drawing = state.error.map { $0.drawing(width: state.frame.width, height: state.frame.height) }
+                ?? state.bar.drawing(width: state.frame.width, height: state.frame.height, whiteout: state.whiteout)
+            if state.error == nil, let code = state.code {
+                drawing.items += code.highlight.items(width: state.frame.width, height: state.frame.height)
             }
-            guard svg != state.drawn else { return }
-            state.drawn = svg
+            guard drawing != state.drawn else { return }
+            state.drawn = drawing
             // Under the lock, so two redraws cannot show their pictures in the wrong order (the overlay's own lock
             // is never held while it waits for this one).
             let (width, height) = state.frame
             if barOnly && state.bar.hidden { return overlay.show(nil) }
             do {
-                if state.rasterizer == nil { state.rasterizer = try SVGRasterizer() }
-                guard let rasterizer = state.rasterizer else { return }
                 if barOnly {
                     let layout = ControlBar.Layout(width: width, height: height), margin = 4 * layout.scale
                     let rows = Int((layout.top - margin).rounded(.down))..<Int((layout.bottom + margin).rounded(.up))
-                    overlay.show(try rasterizer.picture(of: svg, rows: rows, width: width, height: height))
+                    overlay.show(try drawing.picture(rows: rows))
                 } else {
-                    overlay.show(try rasterizer.picture(of: svg))
+                    overlay.show(try drawing.picture())
                 }
             } catch {
                 guard !state.reportedFailure else { return }

@@ -1,6 +1,6 @@
 /// The window's full-window error view while the camera is gone (unplugged, no permission, busy): which camera,
-/// what happened and the fix, large over the dark waiting picture, and that the preview comes back by itself. An SVG for the
-/// control bar's overlay (which it replaces meanwhile), in the frame's pixels like ControlBar.
+/// what happened and the fix, large over the dark waiting picture, and that the preview comes back by itself. A drawing for
+/// the control bar's overlay (which it replaces meanwhile), in the frame's pixels like ControlBar.
 struct ErrorView: Sendable, Equatable {
     /// The camera: "USB Camera (/dev/video0)".
     var title: String
@@ -9,9 +9,8 @@ struct ErrorView: Sendable, Equatable {
     /// How the screen comes back ("The preview resumes when … is back. q quits, c switches camera.").
     var footer: String
 
-    func svg(width: Int, height: Int) -> String {
+    func drawing(width: Int, height: Int) -> Drawing {
         let scale = min(Double(width) / 640, Double(height) / 480)
-        func n(_ value: Double) -> String { ControlBar.number(value) }
         let margin = 32 * scale
         let detailSize = 15 * scale, titleSize = 24 * scale
         // Sans at this size averages a little over half its size per character.
@@ -19,26 +18,22 @@ struct ErrorView: Sendable, Equatable {
         let lines = Self.wrap(detail, width: perLine) + [""] + Self.wrap(footer, width: perLine)
         // No background of its own: it is drawn over the waiting picture (pipelines/waiting.pipeline), whose top line
         // keeps the screen's one-line message.
-        var body = ""
+        var drawing = Drawing(width: width, height: height)
         // A warning sign above the title.
         let signY = Double(height) * 0.22, signX = Double(width) / 2, side = 30 * scale
-        body += "<polygon points=\"\(n(signX)),\(n(signY - side)) \(n(signX + side)),\(n(signY + side * 0.75)) \(n(signX - side)),\(n(signY + side * 0.75))\" "
-            + "fill=\"#FFD60A\"/>"
-        body += "<rect x=\"\(n(signX - 2.5 * scale))\" y=\"\(n(signY - side * 0.45))\" width=\"\(n(5 * scale))\" height=\"\(n(side * 0.75))\" fill=\"#202428\"/>"
-        body += "<circle cx=\"\(n(signX))\" cy=\"\(n(signY + side * 0.5))\" r=\"\(n(3 * scale))\" fill=\"#202428\"/>"
+        let dark = Drawing.Colour(0x202428)
+        drawing.items.append(.shape(.polygon([Drawing.Point(signX, signY - side), Drawing.Point(signX + side, signY + side * 0.75),
+                                              Drawing.Point(signX - side, signY + side * 0.75)]), fill: .yellow))
+        drawing.items.append(.shape(.rectangle(x: signX - 2.5 * scale, y: signY - side * 0.45, width: 5 * scale, height: side * 0.75), fill: dark))
+        drawing.items.append(.shape(.circle(centre: Drawing.Point(signX, signY + side * 0.5), radius: 3 * scale), fill: dark))
         var y = signY + side + titleSize * 1.6
-        body += text(title, x: Double(width) / 2, y: y, size: titleSize, weight: "bold", anchor: "middle")
+        drawing.items.append(.text(Drawing.Text(title, x: Double(width) / 2, y: y, size: titleSize, bold: true, centred: true)))
         y += titleSize
         for line in lines {
             y += detailSize * 1.35
-            body += text(line, x: margin, y: y, size: detailSize, weight: "normal", anchor: "start")
+            drawing.items.append(.text(Drawing.Text(line, x: margin, y: y, size: detailSize)))
         }
-        return ControlBar.document(width: width, height: height, body: body)
-    }
-
-    private func text(_ string: String, x: Double, y: Double, size: Double, weight: String, anchor: String) -> String {
-        "<text x=\"\(ControlBar.number(x))\" y=\"\(ControlBar.number(y))\" font-family=\"Sans\" font-size=\"\(ControlBar.number(size))\" "
-            + "font-weight=\"\(weight)\" fill=\"white\" text-anchor=\"\(anchor)\">\(Self.escaped(string))</text>"
+        return drawing
     }
 
     /// Words into lines of at most `width` characters (a longer word stands alone); the text's own line breaks stay.
@@ -56,10 +51,5 @@ struct ErrorView: Sendable, Equatable {
             lines.append(line)
         }
         return lines
-    }
-
-    /// Text as SVG character data.
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }

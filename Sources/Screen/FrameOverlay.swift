@@ -4,7 +4,7 @@ import Synchronization
 
 /// A still picture blended into every frame that leaves an element (a probe on its src pad, into the branch's own
 /// copy of the frame), set only when it changes: the control bar is made into pixels once per change
-/// (SVGRasterizer) and only blended per frame — where rsvgoverlay drew its SVG with cairo on every frame, and
+/// (Drawing+Cairo.swift) and only blended per frame — where rsvgoverlay drew its SVG with cairo on every frame, and
 /// overlaycomposition's generic blend (unpacking and packing each line) cost as much (docs/benchmarks.md).
 /// Frames in a 4-byte RGB format (display.branch's BGRx) get it; others pass untouched.
 final class FrameOverlay: Sendable {
@@ -17,10 +17,10 @@ final class FrameOverlay: Sendable {
         let width: Int
         let height: Int
 
-        /// From `height` unpremultiplied BGRA rows (what rsvgdec makes) `bytesPerRow` apart, which are rows
+        /// From `height` premultiplied BGRA rows (what cairo makes) `bytesPerRow` apart, which are rows
         /// `firstRow`… of a picture `pictureHeight` high (the rest of it transparent); nil when the rows are too
         /// few for the size.
-        init?(bgra pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int, firstRow: Int = 0,
+        init?(premultipliedBGRA pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int, firstRow: Int = 0,
               pictureHeight: Int? = nil) {
             let pictureHeight = pictureHeight ?? height
             guard width > 0, height > 0, bytesPerRow >= width * 4, firstRow >= 0, firstRow + height <= pictureHeight,
@@ -34,15 +34,7 @@ final class FrameOverlay: Sendable {
             var band = [UInt8](repeating: 0, count: (bottom - top) * rowBytes)
             band.withUnsafeMutableBytes { band in
                 for row in top..<bottom {
-                    let source = pixels.baseAddress! + row * bytesPerRow, target = band.baseAddress! + (row - top) * rowBytes
-                    for x in stride(from: 0, to: rowBytes, by: 4) {
-                        let alpha = UInt32(source.load(fromByteOffset: x + 3, as: UInt8.self))
-                        for channel in 0..<3 {
-                            let value = UInt32(source.load(fromByteOffset: x + channel, as: UInt8.self))
-                            target.storeBytes(of: UInt8((value * alpha + 127) / 255), toByteOffset: x + channel, as: UInt8.self)
-                        }
-                        target.storeBytes(of: UInt8(alpha), toByteOffset: x + 3, as: UInt8.self)
-                    }
+                    memcpy(band.baseAddress! + (row - top) * rowBytes, pixels.baseAddress! + row * bytesPerRow, rowBytes)
                 }
             }
             self.init(band: band, top: firstRow + top, rows: bottom - top, width: width, height: pictureHeight)

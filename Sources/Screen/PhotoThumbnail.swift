@@ -1,5 +1,4 @@
 import CGStreamer
-import Foundation
 import CameraErrors
 import GStreamer
 import PipelineFiles
@@ -14,8 +13,6 @@ struct PhotoThumbnail: Sendable, Equatable {
     let height: Int
     /// Rows of `width` × 3 bytes, top first.
     let rgb: [UInt8]
-    /// The same picture as a PNG file's bytes (the control bar's SVG embeds it).
-    let png: [UInt8]
 
     /// The thumbnail's height; its width follows the photo's aspect ratio.
     static let height = 72
@@ -27,21 +24,19 @@ struct PhotoThumbnail: Sendable, Equatable {
         let file = try PipelineFile.load("thumbnail")
         let pipeline = try PipelineParser.parsePipeline(try file.description(with: ["width": "\(size.width)", "height": "\(size.height)"]),
                                                         file: file.path)
-        guard let source = pipeline.child(named: "file"), let pixels = pipeline.child(named: "pixels"),
-              let png = pipeline.child(named: "png") else {
-            throw CameraError.missingPipelineElement(file: file.path, name: "file, pixels, png", purpose: "the photo's thumbnail")
+        guard let source = pipeline.child(named: "file"), let pixels = pipeline.child(named: "pixels") else {
+            throw CameraError.missingPipelineElement(file: file.path, name: "file, pixels", purpose: "the photo's thumbnail")
         }
         source.set("location", path)
         defer { _ = pipeline.setState(GST_STATE_NULL) }
-        // Paused is enough: both appsinks hold the one frame as their preroll.
+        // Paused is enough: the appsink holds the one frame as its preroll.
         _ = pipeline.setState(GST_STATE_PAUSED)
         guard gst_element_get_state(pipeline.pointer, nil, nil, 5_000_000_000) == GST_STATE_CHANGE_SUCCESS,
-              let rgb = Self.prerollBytes(of: pixels), rgb.count >= size.width * size.height * 3,
-              let encoded = Self.prerollBytes(of: png) else {
+              let rgb = Self.prerollBytes(of: pixels), rgb.count >= size.width * size.height * 3 else {
             throw ScreenError("The thumbnail of \(path) could not be made: the photo did not decode")
         }
         return PhotoThumbnail(path: path, width: size.width, height: size.height,
-                              rgb: Self.packed(rgb, width: size.width, height: size.height), png: encoded)
+                              rgb: Self.packed(rgb, width: size.width, height: size.height))
     }
 
     /// The thumbnail's size for a photo of this size: `height` rows, the photo's aspect ratio (even width).
@@ -49,9 +44,6 @@ struct PhotoThumbnail: Sendable, Equatable {
         let aspect = photoHeight > 0 ? Double(photoWidth) / Double(photoHeight) : 4.0 / 3.0
         return (max(2, Int((Double(height) * aspect / 2).rounded()) * 2), height)
     }
-
-    /// The PNG as a data: URL for an SVG <image>.
-    var dataURL: String { "data:image/png;base64," + Data(png).base64EncodedString() }
 
     /// The colour at a point given as fractions of the width and height (nearest pixel).
     func colour(x: Double, y: Double) -> (UInt8, UInt8, UInt8) {

@@ -3,8 +3,8 @@ import GStreamer
 import LinuxSystem
 
 /// The status line along the bottom of the window's picture, drawn through display.branch's `status` (an identity
-/// FrameOverlay blends into): its text made into pixels by rsvgdec only when it changes (SVG text, the fonts
-/// textoverlay used, through Pango), on a dark box fitted to the text's pixels, and only blended per frame.
+/// FrameOverlay blends into): its text made into pixels by Pango only when it changes (Drawing+Cairo.swift, the
+/// fonts textoverlay used), on a dark box fitted to the text's pixels, and only blended per frame.
 /// textoverlay, which drew it before, shaded its box and blended its text on every frame: with the re-rendering
 /// every second, half of what the window preview cost beyond gst-launch-1.0's (perf, docs/benchmarks.md).
 final class StatusLineOverlay: Sendable {
@@ -18,7 +18,6 @@ final class StatusLineOverlay: Sendable {
 
     private struct State {
         var overlay: FrameOverlay?
-        var rasterizer: SVGRasterizer?
         var reportedFailure = false
         var size = (width: 0, height: 0)
         var text = ""
@@ -49,19 +48,16 @@ final class StatusLineOverlay: Sendable {
         redraw()
     }
 
-    /// The SVG of `text` as textoverlay placed it in a `width` × `height` picture, and the rows it can cover.
-    static func svg(_ text: String, width: Int, height: Int) -> (svg: String, rows: Range<Int>) {
+    /// `text` drawn as textoverlay placed it in a `width` × `height` picture, and the rows it can cover.
+    static func drawing(_ text: String, width: Int, height: Int) -> (drawing: Drawing, rows: Range<Int>) {
         // Pango's 96 dpi: 10 pt is 13.3 pixels; textoverlay scales the font by the picture's width over 640.
         let fontSize = pointSize * 96 / 72 * Double(width) / 640
         // DejaVu Sans: ascent 0.93 and descent 0.24 of the size; the line's bottom sits `margin` above the edge.
         let bottom = Double(height - margin), baseline = bottom - 0.24 * fontSize
         let top = bottom - 1.17 * fontSize
         let rows = max(0, Int(top) - boxPadding - 2)..<min(height, Int(bottom.rounded(.up)) + boxPadding + 2)
-        let number = ControlBar.number
-        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\">"
-            + "<text x=\"\(margin)\" y=\"\(number(baseline))\" font-family=\"Sans\" font-size=\"\(number(fontSize))\" "
-            + "fill=\"white\" xml:space=\"preserve\">\(RecordingIndicator.svgText(text))</text></svg>"
-        return (svg, rows)
+        let line = Drawing.Text(runs: RecordingIndicator.runs(text), x: Double(margin), y: baseline, size: fontSize)
+        return (Drawing(width: width, height: height, items: [.text(line)]), rows)
     }
 
     private func redraw() {
@@ -73,11 +69,9 @@ final class StatusLineOverlay: Sendable {
             state.drawn = key
             // Under the lock, so two redraws cannot show their pictures in the wrong order.
             guard !state.text.isEmpty else { return overlay.show(nil) }
-            let (svg, rows) = Self.svg(state.text, width: width, height: height)
+            let (drawing, rows) = Self.drawing(state.text, width: width, height: height)
             do {
-                if state.rasterizer == nil { state.rasterizer = try SVGRasterizer(drawing: "the status line") }
-                guard let rasterizer = state.rasterizer else { return }
-                let text = try rasterizer.picture(of: svg, rows: rows, width: width, height: height)
+                let text = try drawing.picture(rows: rows)
                 overlay.show(text.onBox(padding: Self.boxPadding, opacity: Self.boxOpacity))
             } catch {
                 guard !state.reportedFailure else { return }

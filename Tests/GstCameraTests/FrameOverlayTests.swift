@@ -3,43 +3,37 @@ import GStreamer
 import Testing
 @testable import Screen
 
-/// The control bar's drawing path (issue 13: rsvgoverlay drew the SVG on every frame): an SVG made into pixels
-/// once by rsvgdec (SVGRasterizer, pipelines/svg-picture.pipeline), then blended by a probe into the frames leaving
-/// an element (FrameOverlay), stretched to the frame's size. Read back as decoded pixels.
+/// The control bar's drawing path (issue 13: rsvgoverlay drew an SVG on every frame): a drawing made into pixels
+/// once by cairo and Pango (Drawing+Cairo.swift), then blended by a probe into the frames leaving an element
+/// (FrameOverlay), stretched to the frame's size. Read back as decoded pixels.
 @Suite struct FrameOverlayTests {
     /// 320×240, transparent but for a half-transparent red band along the bottom quarter (rows 180…239).
-    static let band = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="320" height="240">\
-        <rect x="0" y="180" width="320" height="60" fill="#ff0000" fill-opacity="0.5"/></svg>
-        """
+    static let band = Drawing(width: 320, height: 240, items: [
+        .shape(.rectangle(x: 0, y: 180, width: 320, height: 60), fill: Drawing.Colour(0xFF0000, alpha: 0.5)),
+    ])
+    static let white = Drawing(width: 64, height: 48, items: [.shape(.rectangle(x: 0, y: 0, width: 64, height: 48), fill: .white)])
 
-    @Test func anSVGBecomesItsOpaqueRowsPremultiplied() throws {
-        GStreamerRuntime.ensureInitialized()
-        let rasterizer = try SVGRasterizer()
-        let picture = try rasterizer.picture(of: Self.band)
+    @Test func aDrawingBecomesItsOpaqueRowsPremultiplied() throws {
+        let picture = try Self.band.picture()
         #expect(picture.width == 320 && picture.height == 240)
         #expect(picture.top == 180 && picture.rows == 60, "the band is rows \(picture.top)…\(picture.top + picture.rows - 1)")
         #expect(picture.pixel(x: 10, y: 10) == [0, 0, 0, 0])
         let red = picture.pixel(x: 10, y: 200)
         #expect(red[0] < 4 && red[1] < 4 && (124...132).contains(red[2]) && (124...132).contains(red[3]), "\(red)")
-        // The same pipeline serves the next picture: a wholly white one.
-        let white = try rasterizer.picture(of: """
-            <svg xmlns="http://www.w3.org/2000/svg" width="64" height="48"><rect width="64" height="48" fill="white"/></svg>
-            """)
+        // The shared painter serves the next picture: a wholly white one.
+        let white = try Self.white.picture()
         #expect(white.width == 64 && white.height == 48 && white.top == 0 && white.rows == 48)
         #expect(white.pixel(x: 32, y: 24) == [255, 255, 255, 255])
     }
 
     /// The control bar made into pixels: only its band's rows are rendered, and land where they are in the picture.
     @Test func onlyTheRowsAskedForAreMadeAndKeepTheirPlace() throws {
-        GStreamerRuntime.ensureInitialized()
-        let rasterizer = try SVGRasterizer()
-        let whole = try rasterizer.picture(of: Self.band)
-        let band = try rasterizer.picture(of: Self.band, rows: 170..<240, width: 320, height: 240)
+        let whole = try Self.band.picture()
+        let band = try Self.band.picture(rows: 170..<240)
         #expect(band.width == 320 && band.height == 240 && band.top == 180 && band.rows == 60,
                 "rows \(band.top)…\(band.top + band.rows - 1) of \(band.height)")
         #expect(band == whole)
-        let above = try rasterizer.picture(of: Self.band, rows: 0..<100, width: 320, height: 240)
+        let above = try Self.band.picture(rows: 0..<100)
         #expect(above.rows == 0 && above.height == 240)
     }
 
@@ -71,7 +65,7 @@ import Testing
 
     @Test func thePictureIsBlendedOverTheRowsItCoversStretchedToTheFrame() throws {
         GStreamerRuntime.ensureInitialized()
-        let picture = try SVGRasterizer().picture(of: Self.band)
+        let picture = try Self.band.picture()
         let frame = try Self.frame(showing: picture)
         // Rows 180…239 of 240 are rows 360…479 of 480: half red over black there, black above.
         for x in [0, 320, 639] {
@@ -86,13 +80,11 @@ import Testing
 
     @Test func whiteOverAPictureIsWhiteAndNothingLeavesTheFrameAlone() throws {
         GStreamerRuntime.ensureInitialized()
-        let white = try SVGRasterizer().picture(of: """
-            <svg xmlns="http://www.w3.org/2000/svg" width="64" height="48"><rect width="64" height="48" fill="white"/></svg>
-            """)
+        let white = try Self.white.picture()
         let whiteFrame = try Self.frame(showing: white)
         #expect(Self.bgr(whiteFrame, 0, 0) == [255, 255, 255] && Self.bgr(whiteFrame, 639, 479) == [255, 255, 255])
         let transparent = try #require([UInt8](repeating: 0, count: 32 * 24 * 4).withUnsafeBytes {
-            FrameOverlay.Picture(bgra: $0, width: 32, height: 24, bytesPerRow: 128)
+            FrameOverlay.Picture(premultipliedBGRA: $0, width: 32, height: 24, bytesPerRow: 128)
         })
         #expect(transparent.rows == 0)
         for picture in [nil, transparent] {
@@ -104,7 +96,7 @@ import Testing
     /// The layer is laid out once in the frames' byte order: red lands in the red byte of RGBx and xRGB frames.
     @Test func theBlendFollowsTheFramesByteOrder() throws {
         GStreamerRuntime.ensureInitialized()
-        let picture = try SVGRasterizer().picture(of: Self.band)
+        let picture = try Self.band.picture()
         for (format, red, others) in [("RGBx", 0, [1, 2]), ("xRGB", 1, [2, 3]), ("BGRx", 2, [0, 1])] {
             let frame = try Self.frame(showing: picture, format: format)
             for (x, y) in [(0, 361), (320, 420), (639, 479)] {
@@ -119,10 +111,8 @@ import Testing
     /// The window's status line: white text 25 pixels in from the left and up from the bottom, on a dark box
     /// 6 pixels larger than the text's pixels (textoverlay's look), with the recording dot red.
     @Test func theStatusLineIsWhiteTextOnABoxFittedToIt() throws {
-        GStreamerRuntime.ensureInitialized()
-        let rasterizer = try SVGRasterizer()
-        let (svg, rows) = StatusLineOverlay.svg("● REC 0:01 · Camera", width: 640, height: 480)
-        let text = try rasterizer.picture(of: svg, rows: rows, width: 640, height: 480)
+        let (drawing, rows) = StatusLineOverlay.drawing("● REC 0:01 · Camera", width: 640, height: 480)
+        let text = try drawing.picture(rows: rows)
         let line = text.onBox(padding: 6, opacity: 0.6)
         #expect(line.top + line.rows <= 480 - 25 + 6 + 1 && line.top >= 480 - 25 - 30, "rows \(line.top)…\(line.top + line.rows - 1)")
         let middle = line.top + line.rows / 2

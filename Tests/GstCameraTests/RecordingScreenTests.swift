@@ -91,13 +91,16 @@ import MediaFiles
     }
 }
 
-/// The recording dot on the status line is red: in the window's SVG text (the rest escaped) and in the terminal;
-/// a line without a recording stays plain text.
+/// The recording dot on the status line is red: in the window's text (Pango markup, the rest escaped) and in the
+/// terminal; a line without a recording stays plain text.
 @Suite struct RecordingIndicatorTests {
     @Test func theDotIsRedInTheWindowAndTheTerminal() {
         let line = "● REC 1:05 · Cam <A&B> · 320×240"
-        #expect(RecordingIndicator.svgText(line) == "<tspan fill=\"#FF3B30\">●</tspan> REC 1:05 · Cam &lt;A&amp;B&gt; · 320×240")
-        #expect(RecordingIndicator.svgText("Cam <1> · 320×240") == "Cam &lt;1&gt; · 320×240")
+        let window = Drawing.Text(runs: RecordingIndicator.runs(line), x: 0, y: 0, size: 10).markup
+        #expect(window == "<span foreground=\"#FFFFFF\"></span><span foreground=\"#FF3B30\">●</span>"
+                    + "<span foreground=\"#FFFFFF\"> REC 1:05 · Cam &lt;A&amp;B&gt; · 320×240</span>", "\(window)")
+        #expect(Drawing.Text(runs: RecordingIndicator.runs("Cam <1> · 320×240"), x: 0, y: 0, size: 10).markup
+                    == "<span foreground=\"#FFFFFF\">Cam &lt;1&gt; · 320×240</span>")
         let terminal = RecordingIndicator.terminalLine("Saved a.jpg  ·  " + line)
         #expect(terminal.hasPrefix("Saved a.jpg  ·  \u{1B}[27;38;2;255;59;48m●\u{1B}[39;7m REC 1:05"), "\(terminal.debugDescription)")
         #expect(RecordingIndicator.terminalLine("Cam · 320×240") == "Cam · 320×240")
