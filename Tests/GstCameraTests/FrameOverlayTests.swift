@@ -130,4 +130,37 @@ import Testing
         #expect(white > 100, "white text pixels: \(white)")
         #expect(red > 20, "red dot pixels: \(red)")
     }
+
+    /// The control bar as cairo draws it at 640×480: the shutter's white disc, the thumbnail's picture in its box
+    /// (cropped to it, centred), a dimmed torch where the camera has none, and no switch button with one camera.
+    @Test func theControlBarDrawsItsButtonsTheThumbnailAndNoSwitchWithOneCamera() throws {
+        let layout = ControlBar.Layout(width: 640, height: 480)
+        func at(_ button: ControlBar.Button, dx: Double = 0, dy: Double = 0) -> (Int, Int) {
+            let place = layout.places[button]!
+            return (Int(place.x + dx), Int(place.y + dy))
+        }
+        // Left half cyan, right half red: the box (72×54) shows the middle, both colours.
+        var rgb = [UInt8]()
+        for _ in 0..<72 { for x in 0..<128 { rgb += x < 64 ? [0x1E, 0xC8, 0xE0] : [255, 0, 0] } }
+        var bar = ControlBar()
+        bar.settings = .init(flash: .off, torch: nil, timer: 0, canSwitch: false)
+        bar.thumbnail = PhotoThumbnail(path: "a.jpg", width: 128, height: 72, rgb: rgb)
+        let picture = try bar.drawing(width: 640, height: 480).picture()
+        let (sx, sy) = at(.shutter)
+        #expect(picture.pixel(x: sx, y: sy) == [255, 255, 255, 255], "the shutter's disc: \(picture.pixel(x: sx, y: sy))")
+        let (tx, ty) = at(.thumbnail)
+        let cyan = picture.pixel(x: tx - 10, y: ty), red = picture.pixel(x: tx + 10, y: ty)
+        #expect(cyan == [0xE0, 0xC8, 0x1E, 255] && red == [0, 0, 255, 255], "the thumbnail: \(cyan) \(red)")
+        // The torch's ring (2 pixels wide at its radius) is white at 40% over the band's black at 35%: 61% opaque.
+        let (rx, ry) = at(.torch, dx: layout.places[.torch]!.radius)
+        let ring = (rx - 2...rx + 1).map { picture.pixel(x: $0, y: ry) }.max { $0[3] < $1[3] }!
+        #expect((145...165).contains(Int(ring[3])) && (95...110).contains(Int(ring[0])), "the dimmed torch's ring: \(ring)")
+        // Where the switch button would be, only the band's shade (black at 35%).
+        let (cx, cy) = at(.switchCamera, dx: layout.places[.switchCamera]!.radius)
+        #expect(picture.pixel(x: cx, y: cy) == [0, 0, 0, 89], "the switch button's place: \(picture.pixel(x: cx, y: cy))")
+        bar.settings.canSwitch = true
+        let withSwitch = try bar.drawing(width: 640, height: 480).picture()
+        let switchRing = (cx - 2...cx + 1).map { withSwitch.pixel(x: $0, y: cy) }.max { $0[3] < $1[3] }!
+        #expect(switchRing == [255, 255, 255, 255], "the switch button's ring with two cameras: \(switchRing)")
+    }
 }
