@@ -48,7 +48,7 @@ private struct CairoPainter: ~Copyable {
     }
 }
 
-/// One cairo image surface being drawn on: a thin Swift call per cairo or Pango call the drawings make.
+/// One cairo image surface being drawn on: a drawing's items become cairo and Pango calls here.
 private final class CairoCanvas {
     private let c: gstcam_cairo_library
     private let surface: OpaquePointer
@@ -64,9 +64,14 @@ private final class CairoCanvas {
         guard let surface = c.image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
             throw ScreenError("The window cannot draw its controls: cairo made no \(width)x\(height) surface")
         }
-        guard let cr = c.create(surface), let pango = c.pango_font_map_create_context(fontMap) else {
+        guard let cr = c.create(surface) else {
             c.surface_destroy(surface)
-            throw ScreenError("The window cannot draw its controls: cairo or Pango made no drawing context")
+            throw ScreenError("The window cannot draw its controls: cairo made no drawing context")
+        }
+        guard let pango = c.pango_font_map_create_context(fontMap) else {
+            c.destroy(cr)
+            c.surface_destroy(surface)
+            throw ScreenError("The window cannot draw its controls: Pango made no context")
         }
         self.surface = surface
         self.cr = cr
@@ -163,8 +168,8 @@ private final class CairoCanvas {
             c.pango_font_description_free(font)
         }
         c.pango_layout_set_markup(layout, text.markup, -1)
-        var ink = gstcam_pango_rectangle(), logical = gstcam_pango_rectangle()
-        c.pango_layout_get_pixel_extents(layout, &ink, &logical)
+        var logical = gstcam_pango_rectangle()
+        c.pango_layout_get_pixel_extents(layout, nil, &logical)
         let baseline = Double(c.pango_layout_get_baseline(layout)) / 1024
         let left = text.centred ? text.x - Double(logical.width) / 2 : text.x
         source(text.runs.first?.colour ?? .white)
@@ -175,7 +180,7 @@ private final class CairoCanvas {
 
     /// The thumbnail scaled to cover the box, centred and cropped to it (SVG's "xMidYMid slice").
     private func image(_ thumbnail: PhotoThumbnail, x: Double, y: Double, width: Double, height: Double) {
-        guard thumbnail.width > 0, thumbnail.height > 0 else { return }
+        guard thumbnail.width > 0, thumbnail.height > 0, thumbnail.rgb.count >= thumbnail.width * thumbnail.height * 3 else { return }
         // cairo's RGB24: 32 bits a pixel, in a little-endian machine's memory B, G, R, unused.
         var pixels = [UInt8](repeating: 0xFF, count: thumbnail.width * thumbnail.height * 4)
         for index in 0..<(thumbnail.width * thumbnail.height) {
