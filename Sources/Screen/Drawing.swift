@@ -1,3 +1,5 @@
+import CGStreamer
+
 /// A picture described as shapes, text and images in the pixels of a `width` × `height` canvas: what the window's
 /// control bar, status line, error view and a code's highlight look like. cairo and Pango make it into pixels
 /// (Drawing+Cairo.swift) only when it changes; each frame then only blends those pixels (FrameOverlay).
@@ -104,10 +106,13 @@ struct Drawing: Sendable, Equatable {
             self.centred = centred
         }
 
-        /// The runs as Pango markup: each in its colour, escaped.
+        /// The runs as Pango markup: each in its colour, escaped by GLib's `g_markup_escape_text`.
         var markup: String {
             runs.map { run in
-                let escaped = run.text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+                let escaped = g_markup_escape_text(run.text, -1).map { escaped in
+                    defer { g_free(escaped) }
+                    return String(cString: escaped)
+                } ?? ""
                 return "<span foreground=\"\(run.colour.hex)\">\(escaped)</span>"
             }.joined()
         }
