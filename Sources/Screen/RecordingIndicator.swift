@@ -8,10 +8,10 @@ enum RecordingIndicator {
     static let terminalRed = "38;2;255;59;48"
 
     /// The status line as runs of text for the window: white, with the dot red while recording.
-    static func runs(_ text: String, colour: Drawing.Colour = .white) -> [Drawing.Text.Run] {
-        guard let range = text.range(of: dot + " REC") else { return [.init(text: text, colour: colour)] }
-        return [.init(text: String(text[..<range.lowerBound]), colour: colour), .init(text: dot, colour: red),
-                .init(text: String(text[text.index(after: range.lowerBound)...]), colour: colour)]
+    static func runs(_ text: String) -> [Drawing.Text.Run] {
+        guard let range = text.range(of: dot + " REC") else { return [.init(text: text, colour: .white)] }
+        return [.init(text: String(text[..<range.lowerBound]), colour: .white), .init(text: dot, colour: red),
+                .init(text: String(text[text.index(after: range.lowerBound)...]), colour: .white)]
     }
 
     /// A terminal status line (drawn in reverse video) with the dot in red on the line's own colours.
