@@ -544,19 +544,18 @@ public final class CameraSession: Sendable {
 
     private static let busStopMessage = "gstcam-stop"
 
-    /// How often the bus thread looks for a stall when no message comes.
-    private static let watchInterval: GstClockTime = 100_000_000
-
     private func startBusThread(_ built: Pipeline) {
         let bus = built.bus
         let device = built.device
         let window = built.window
         let thread = Thread { [weak self] in
+            // The wait for the next message ends by the time the stall watch wants to look again.
+            var wait = Self.idleLookInterval
             while true {
-                let message = bus.pop(timeout: Self.watchInterval, scopes: window.map { [$0] } ?? [])
+                let message = bus.pop(timeout: GstClockTime(wait / .nanoseconds(1)), scopes: window.map { [$0] } ?? [])
                 if case .application(Self.busStopMessage)? = message { return }
                 if let message { self?.handle(message, device: device) }
-                self?.watchForStall()
+                wait = self?.watchForStall() ?? Self.idleLookInterval
             }
         }
         thread.name = "gstcam-bus"
