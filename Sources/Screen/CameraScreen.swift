@@ -320,15 +320,23 @@ public final class CameraScreen: Sendable {
     }
 
     /// While the session runs: the status line, figures, and the session's word when frames stop coming.
+    ///
+    /// The loop wakes once a second (the figures, the status line, the pre-roll), at `deadline`, and at once on
+    /// any event of the session (it stopped or failed, a recording ended): no polling between (issue 13: four
+    /// wakeups a second, each waking a worker thread, were most of a headless preview's cost beside the pipeline).
     private func showWhileRunning(started: ContinuousClock.Instant, deadline: ContinuousClock.Instant?, printFigures: Bool) async {
         let clock = ContinuousClock()
-        var lastFigures = clock.now
+        // Figures each whole second from the start, also across a camera that went away and came back, and one
+        // at the end of --duration (a whole number of seconds: the deadline is on the grid).
+        var nextFigures = started + Self.figuresInterval
+        while nextFigures <= clock.now { nextFigures += Self.figuresInterval }
         var firstStatus = true
         let session = self.session
-        let stalls = Task { await self.reportStalls(of: session) }
+        let ticker = Ticker.ticks(every: Self.figuresInterval, from: started, alsoAt: deadline)
+        let stalls = Task { await self.reportStalls(of: session, wakingUp: ticker) }
         defer { stalls.cancel() }
         cameraOperator.measureFrameRate()
-        var ticks = Ticker.every(.milliseconds(250)).makeAsyncIterator()
+        var ticks = ticker.stream.makeAsyncIterator()
         while case .running = session.state, !isOver {
             noteCamera()
             if let problem = await cameraOperator.keepPreRollArmed() { Standard.error.write("gstcam: \(problem)\n") }
@@ -339,20 +347,28 @@ public final class CameraScreen: Sendable {
             _ = await ticks.next()
             guard case .running = session.state else { break }
             let now = clock.now
-            if now - lastFigures >= .seconds(1) {
+            // Ticks come at or after their grid time, so a figure is never skipped for a tick a little early.
+            if now >= nextFigures {
                 let fps = cameraOperator.measureFrameRate()
                 refreshStatusAndControls(line: state.withLock { $0.stallNotice == nil })
                 if printFigures { printFigure(elapsed: (now - started).inSeconds, fps: fps) }
-                lastFigures = now
+                repeat { nextFigures += Self.figuresInterval } while nextFigures <= now
             }
             if let deadline, now >= deadline { break }
         }
+        // A camera switch just before the session failed is the camera to wait for.
+        noteCamera()
     }
+
+    private static let figuresInterval = Duration.seconds(1)
 
     /// "No frames from /dev/video0 for N s" as the status line while a camera sends nothing (the session says so
     /// each second after CameraConfiguration.stallWarning), the first word of it and the end on stderr.
-    private func reportStalls(of session: CameraSession) async {
+    /// Each event also wakes the screen's loop (`ticker`), which looks at the session's state.
+    private func reportStalls(of session: CameraSession, wakingUp ticker: Ticker.Ticks) async {
+        defer { ticker.tickNow() }
         for await event in session.events() {
+            ticker.tickNow()
             guard let notice = event.stallNotice else { continue }
             let first: Bool = state.withLock { state in
                 defer { state.stallNotice = event.isStall ? notice : nil }
