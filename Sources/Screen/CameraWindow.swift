@@ -2,6 +2,7 @@ import CGStreamer
 import Synchronization
 import Controls
 import GStreamer
+import LinuxSystem
 import Session
 
 /// The camera screen drawn in the window branch (pipelines/display.branch): it turns the window's navigation
@@ -245,11 +246,12 @@ final class CameraWindow: Sendable {
         sizer.setCaps("caps", fit.caps)
         let sink = branch.child(named: Self.sinkElement)
         let watch = sink.flatMap { sink in
+            // A Ticker, not Task.sleep in a loop: see Ticker (a loop of Task.sleeps grows memory on this toolchain).
             WindowFit.nonScalingSinks.contains(sink.factoryName ?? "") ? Task { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(300))
+                for await _ in Ticker.every(.milliseconds(300)) {
+                    guard !Task.isCancelled, let self else { return }
                     let window = (Int(sink.uint64("window-width")), Int(sink.uint64("window-height")))
-                    guard let self, window.0 > 0, window.1 > 0 else { continue }
+                    guard window.0 > 0, window.1 > 0 else { continue }
                     let wanted = WindowFit.fitting(frame, into: window, enlarge: true)
                     let changed = self.state.withLock { state in
                         defer { state.fit = wanted }
