@@ -333,7 +333,9 @@ public final class CameraScreen: Sendable {
         var firstStatus = true
         let session = self.session
         let ticker = Ticker.ticks(every: Self.figuresInterval, from: started, alsoAt: deadline)
-        let stalls = Task { await self.reportStalls(of: session, wakingUp: ticker) }
+        // Subscribed here, not in the task: a stop or failure before the task runs must wake the loop too.
+        let events = session.events()
+        let stalls = Task { await self.reportStalls(events, wakingUp: ticker) }
         defer { stalls.cancel() }
         cameraOperator.measureFrameRate()
         var ticks = ticker.stream.makeAsyncIterator()
@@ -365,9 +367,9 @@ public final class CameraScreen: Sendable {
     /// "No frames from /dev/video0 for N s" as the status line while a camera sends nothing (the session says so
     /// each second after CameraConfiguration.stallWarning), the first word of it and the end on stderr.
     /// Each event also wakes the screen's loop (`ticker`), which looks at the session's state.
-    private func reportStalls(of session: CameraSession, wakingUp ticker: Ticker.Ticks) async {
+    private func reportStalls(_ events: AsyncStream<CameraEvent>, wakingUp ticker: Ticker.Ticks) async {
         defer { ticker.tickNow() }
-        for await event in session.events() {
+        for await event in events {
             ticker.tickNow()
             guard let notice = event.stallNotice else { continue }
             let first: Bool = state.withLock { state in
