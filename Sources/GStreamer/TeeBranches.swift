@@ -1,5 +1,6 @@
 import CGStreamer
 import Dispatch
+import LinuxSystem
 
 /// A branch hanging off a tee: its bin, the tee's request pad that feeds it, and the bin's input pad.
 public final class TeeBranch: Sendable {
@@ -127,11 +128,5 @@ public final class TeeBranches: Sendable {
         tee.releaseRequestPad(branch.teePad)
         branch.bin.setState(GST_STATE_NULL)
         _ = pipeline.remove(branch.bin)
-    }
-}
-
-extension Duration {
-    fileprivate var inNanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

@@ -552,7 +552,7 @@ public final class CameraSession: Sendable {
             // The wait for the next message ends by the time the stall watch wants to look again.
             var wait = Self.idleLookInterval
             while true {
-                let message = bus.pop(timeout: GstClockTime(wait / .nanoseconds(1)), scopes: window.map { [$0] } ?? [])
+                let message = bus.pop(timeout: GstClockTime(wait.inNanoseconds), scopes: window.map { [$0] } ?? [])
                 if case .application(Self.busStopMessage)? = message { return }
                 if let message { self?.handle(message, device: device) }
                 wait = self?.watchForStall() ?? Self.idleLookInterval
