@@ -200,8 +200,13 @@ public final class CameraScreen: Sendable {
         case .closeViewer: closeViewer()
         default: await cameraOperator.perform(action)
         }
-        if action == .nextCamera, !outcome.isError, let device = session.device, let server = server.withLock({ $0 }) {
-            server.move(to: RemoteSocketPath.path(forDevice: device))
+        if action == .nextCamera, !outcome.isError {
+            // At once, not at the loop's next tick: the camera left behind may be unplugged within that second,
+            // and must be announced, not taken for the shown one going away.
+            noteCamera()
+            if let device = session.device, let server = server.withLock({ $0 }) {
+                server.move(to: RemoteSocketPath.path(forDevice: device))
+            }
         }
         surface?.showMessage(outcome.message, for: outcome.isError ? .seconds(3) : .milliseconds(1500))
         refreshStatusAndControls()
