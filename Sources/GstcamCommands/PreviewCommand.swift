@@ -73,6 +73,7 @@ enum PreviewCommand: Command {
                           preRoll: Duration? = nil) async throws -> CameraScreen.Ending? {
         if case let .window(sink) = output { camera.configuration.displaySink = sink }
         let configuration: CameraConfiguration
+        var probed: Camera?
         var chooseLater = false
         do {
             let choice = try camera.modeChoice(for: .preview)
@@ -80,6 +81,7 @@ enum PreviewCommand: Command {
                 print(JSONOutput.line(EventRecord(event: "mode", mode: ModeRecord(choice))))
             }
             configuration = choice.configuration
+            probed = choice.camera
         } catch CameraError.permissionDenied where waitsForCamera && output != .none {
             // The screen opens anyway, with the error view, and chooses the mode once the camera may be opened.
             configuration = camera.configuration
@@ -88,6 +90,7 @@ enum PreviewCommand: Command {
         var launch = ScreenLaunch(configuration: configuration, output: output, duration: duration, json: json,
                                   picker: picker, library: library, switchEvery: switchEvery, waitsForCamera: waitsForCamera,
                                   flash: flash, timer: timer, preRoll: preRoll)
+        launch.camera = probed
         if chooseLater {
             let later = camera
             launch.chooseMode = { try later.modeChoice(for: .preview).configuration }

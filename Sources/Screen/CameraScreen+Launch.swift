@@ -31,6 +31,9 @@ public struct ScreenLaunch: Sendable {
     /// The configuration with its mode chosen, for a camera whose modes could not be read at launch (no
     /// permission yet): called each time the camera is tried again; nil when the mode is chosen already.
     public var chooseMode: (@Sendable () throws -> CameraConfiguration)?
+    /// The camera as probed to choose the mode (`ModeChoice.camera`): the session's first start uses it instead of
+    /// opening and probing the camera again.
+    public var camera: Camera?
 
     public init(configuration: CameraConfiguration, output: PreviewOutput, duration: Double? = nil, json: Bool = false,
                 picker: Bool = false, library: PhotoLibrary = PhotoLibrary(), switchEvery: Double? = nil,
@@ -55,7 +58,7 @@ extension CameraScreen {
     public static func make(_ launch: ScreenLaunch) throws -> CameraScreen {
         var configuration = launch.configuration
         if case let .window(sink) = launch.output { configuration.displaySink = sink }
-        let session = try CameraSession(configuration: configuration)
+        let session = try CameraSession(configuration: configuration, camera: launch.camera)
         let window = launch.output == .none || launch.output == .terminal ? nil : CameraWindow(session: session)
         let terminal: TerminalView? = launch.output == .terminal ? try TerminalView(session: session) : nil
         let cameraOperator = CameraOperator(session: session, library: launch.library, preRoll: launch.preRoll)

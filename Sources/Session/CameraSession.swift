@@ -38,7 +38,7 @@ public final class CameraSession: Sendable {
     /// `frames()` is first read (CameraSession+Preview.swift); nil when the configuration wants no preview frames.
     let previewBranchFile: PipelineFile?
     /// The camera as the command probed it to choose the mode (`ModeChoice.camera`), used instead of probing it
-    /// again when the pipeline is built for that same device.
+    /// again when the pipeline is first built for that same device (`Shared.probeIsFresh`).
     let probedCamera: Camera?
 
     /// What exists only while a pipeline does.
@@ -112,6 +112,15 @@ public final class CameraSession: Sendable {
         var displayBranchFailed: (@Sendable (String) -> Void)?
         /// The recording in progress (CameraSession+Recording.swift).
         var recording: Recording?
+        /// Whether `probedCamera` may stand for the camera: at the first start only. A start after the camera went
+        /// away (the camera screen starts its session again) probes it anew, its permission and modes as they are now.
+        var probeIsFresh = true
+
+        /// Whether the probe is fresh, for the build now; later builds probe the camera again.
+        mutating func takeFreshProbe() -> Bool {
+            defer { probeIsFresh = false }
+            return probeIsFresh
+        }
 
         var state: CameraState {
             switch phase {
@@ -420,7 +429,7 @@ public final class CameraSession: Sendable {
         let camera: Camera?
         if !pipelineUsesDevice {
             camera = nil
-        } else if let probedCamera, probedCamera.path == configuration.device {
+        } else if let probedCamera, probedCamera.path == configuration.device, shared.withLock({ $0.takeFreshProbe() }) {
             camera = try Self.usable(probedCamera)
         } else {
             camera = try Self.usableCamera(configuration.device)
