@@ -76,7 +76,7 @@ enum RecordCommand: Command {
         let encoder = try VideoEncoderChoice.choose(codec)
         Standard.error.write("Encoder: \(encoder.reason)\n")
         let choice = try camera.modeChoice(for: .preview)
-        let session = try CameraSession(configuration: choice.configuration)
+        let session = try CameraSession(configuration: choice.configuration, camera: choice.camera)
         let interrupt = Interrupt {}
         defer { session.stop() }
         do {

@@ -31,7 +31,7 @@ enum ScanCommand: Command {
         try arguments.finish()
         let choice = try camera.modeChoice(for: .preview)
         camera.configuration = choice.configuration
-        let session = try CameraSession(configuration: choice.configuration)
+        let session = try CameraSession(configuration: choice.configuration, camera: choice.camera)
         let interrupt = Interrupt { session.stop() }
         defer { session.stop() }
         try await session.start()

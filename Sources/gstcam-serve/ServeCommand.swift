@@ -57,7 +57,7 @@ enum ServeCommand: Command {
             let choice = try camera.modeChoice(for: .preview)
             var options = camera
             options.configuration = choice.configuration
-            let session = try CameraSession(configuration: choice.configuration)
+            let session = try CameraSession(configuration: choice.configuration, camera: choice.camera)
             let one = ServedSession(configuration: choice.configuration, session: session)
             all.append(one)
             do {
