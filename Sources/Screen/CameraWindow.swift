@@ -26,7 +26,8 @@ final class CameraWindow: Sendable {
         var branch: Element?
         /// The window branches of the last two sessions shown, with their frame sizes: the one before can be
         /// shown again when the last one failed to start (`showAgain`).
-        var attached: [(session: ObjectIdentifier, branch: Element, frameSize: (width: Int, height: Int))] = []
+        var attached: [(session: ObjectIdentifier, branch: Element, frameSize: (width: Int, height: Int),
+                        newestFrame: StillFrame.NewestFrame)] = []
         var inputObservers: [Int: AsyncStream<ScreenInput>.Continuation] = [:]
         var nextObserverID = 0
         var focusSquare: FocusSquare?
@@ -59,7 +60,9 @@ final class CameraWindow: Sendable {
     public func show(_ session: CameraSession) {
         state.withLock { $0.frameSize = (session.configuration.width, session.configuration.height) }
         let id = ObjectIdentifier(session)
-        session.observeWindowBranch(added: { [weak self] branch in self?.attach(to: branch, of: id) },
+        let newestFrame = StillFrame.NewestFrame(isHeld: { [weak session] in session?.holdsNewestFrame ?? false },
+                                                 copy: { [weak session] in session?.copyOfNewestFrame() })
+        session.observeWindowBranch(added: { [weak self] branch in self?.attach(to: branch, of: id, newestFrame: newestFrame) },
                                     failed: { [weak self] reason in self?.deliver(.windowClosed(reason: reason)) })
     }
 
@@ -158,34 +161,36 @@ final class CameraWindow: Sendable {
     /// Draws into `session`'s window branch again (it still runs) after a session tried in its place failed.
     func showAgain(_ session: CameraSession) {
         let id = ObjectIdentifier(session)
-        let shown = state.withLock { state -> (branch: Element, frameSize: (width: Int, height: Int))? in
+        let shown = state.withLock { state -> (branch: Element, newestFrame: StillFrame.NewestFrame)? in
             guard let entry = state.attached.last(where: { $0.session == id }) else { return nil }
             state.frameSize = entry.frameSize
             state.attached.append(entry)
             state.attached.removeFirst(max(0, state.attached.count - 2))
-            return (entry.branch, entry.frameSize)
+            return (entry.branch, entry.newestFrame)
         }
         guard let shown else { return }
-        draw(into: shown.branch)
+        draw(into: shown.branch, newestFrame: shown.newestFrame)
     }
 
-    private func attach(to branch: Element, of session: ObjectIdentifier) {
+    private func attach(to branch: Element, of session: ObjectIdentifier, newestFrame: StillFrame.NewestFrame) {
         state.withLock { state in
-            state.attached.append((session, branch, state.frameSize))
+            state.attached.append((session, branch, state.frameSize, newestFrame))
             state.attached.removeFirst(max(0, state.attached.count - 2))
         }
-        draw(into: branch)
+        draw(into: branch, newestFrame: newestFrame)
         probe(branch)
     }
 
     /// The status line, messages, control bar and window size into `branch`, which is the one shown from now on.
-    private func draw(into branch: Element) {
+    private func draw(into branch: Element, newestFrame: StillFrame.NewestFrame) {
         let message = state.withLock { state in
             state.branch = branch
             return state.message
         }
         branch.child(named: Self.messageElement)?.set("text", message)
-        let still = branch.child(named: Self.inputElement).flatMap { StillFrame(branch: branch, queue: $0) }
+        let still = branch.child(named: Self.inputElement).flatMap {
+            StillFrame(branch: branch, queue: $0, newestFrame: newestFrame)
+        }
         state.withLock { $0.stillFrame = still }
         fitWindow(in: branch)
         let (frame, shown) = state.withLock { ($0.frameSize, $0.fit.map { ($0.width, $0.height) } ?? $0.frameSize) }

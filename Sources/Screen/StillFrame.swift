@@ -7,21 +7,33 @@ import GStreamer
 /// draws only when a frame arrives, so with a stalled camera the window would keep its last status line
 /// ("30.0 fps") instead of "No frames from … for N s".
 ///
-/// It watches the frames entering the window branch (after its `display-input` queue: still in the camera's
-/// format, half the bytes of the branch's BGRx for YUYV) and keeps a deep copy of one a second (a copy, never a
-/// reference: a camera's own buffer held here would keep its device open across a camera switch). The copy is
-/// refilled in place while the frames keep their layout: a new frame-sized copy each second had two of them alive
-/// at once, 7.4 MB of the window preview's peak heap at 1280x720 (heaptrack). `redraw()` pushes that copy,
-/// stamped with the pipeline's running time, through the branch's overlays when no frame came for a while.
+/// It watches the frames entering the window branch (after its `display-input` queue). While the session holds the
+/// newest frame for a photo without shutter lag (`CameraSession.holdsNewestFrame`), nothing is kept here: the
+/// still picture is copied from that frame once the camera has been quiet for `quietTime`, and let go when frames
+/// come again — a frame-sized copy kept all the time was 1.8 MB of the 1280x720 window preview's peak memory.
+/// Otherwise (a Motion-JPEG camera, whose held frames are its own JPEGs) it keeps a deep copy of one frame a second,
+/// in the camera's format (half the bytes of the branch's BGRx for YUYV), refilled in place while the frames keep
+/// their layout. Always a copy, never a reference: a camera's own buffer held here would keep its device open across
+/// a camera switch. `redraw()` pushes the still picture, stamped with the pipeline's running time, through the
+/// branch's overlays when no frame came for a while.
 final class StillFrame: Sendable {
     /// How long without a frame before the overlays are redrawn over the still picture.
     static let quietTime = Duration.milliseconds(700)
+
+    /// Where the still picture comes from when the camera stops: the session's newest frame.
+    struct NewestFrame: Sendable {
+        /// Whether the session holds its newest frame now.
+        let isHeld: @Sendable () -> Bool
+        /// A deep copy of it, owned by the caller.
+        let copy: @Sendable () -> UnsafeMutablePointer<GstBuffer>?
+    }
 
     private struct State {
         var copy: OwnedBuffer?
         /// The layout of the frames `copy` was made from.
         var layout: VideoInfo?
-        var copiedAt: ContinuousClock.Instant?
+        /// When `saw` last decided where the still picture comes from (once a second).
+        var checkedAt: ContinuousClock.Instant?
         var lastFrameAt = ContinuousClock.now
         /// The copy being pushed now: its passing the probe is not a frame from the camera.
         var pushing: UInt?
@@ -30,11 +42,13 @@ final class StillFrame: Sendable {
     private let state = Mutex(State())
     private let branch: Element
     private let input: ProbedPad
+    private let newestFrame: NewestFrame
 
     /// Watches the frames leaving `queue` (`branch`'s display-input) for the element after it.
-    init?(branch: Element, queue: Element) {
+    init?(branch: Element, queue: Element, newestFrame: NewestFrame) {
         guard let pad = queue.staticPad("src")?.peer else { return nil }
         self.branch = branch
+        self.newestFrame = newestFrame
         input = ProbedPad(pad)
         pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] data in
             if let self, let buffer = gstcam_probe_info_buffer(data.info) { self.saw(buffer) }
@@ -44,12 +58,20 @@ final class StillFrame: Sendable {
 
     private func saw(_ buffer: UnsafeMutablePointer<GstBuffer>) {
         let now = ContinuousClock.now
-        let copyNow = state.withLock { state -> Bool in
+        let checkNow = state.withLock { state -> Bool in
             guard state.pushing != UInt(bitPattern: buffer) else { return false }
             state.lastFrameAt = now
-            return state.copiedAt.map { now - $0 >= .seconds(1) } ?? true
+            return state.checkedAt.map { now - $0 >= .seconds(1) } ?? true
         }
-        guard copyNow else { return }
+        guard checkNow else { return }
+        if newestFrame.isHeld() {
+            // A still picture copied in a stall that has ended goes, released outside the lock (OwnedBuffer's deinit).
+            _ = state.withLock { state -> OwnedBuffer? in
+                state.checkedAt = now
+                return state.copy.take()
+            }
+            return
+        }
         let layout = input.videoInfo
         // Taken out while it is refilled: redraw() meanwhile finds no copy (frames are coming: none is needed).
         let kept = state.withLock { state -> OwnedBuffer? in
@@ -60,14 +82,14 @@ final class StillFrame: Sendable {
         if let kept, Self.refill(kept.pointer, from: buffer) {
             return state.withLock {
                 $0.copy = kept
-                $0.copiedAt = now
+                $0.checkedAt = now
             }
         }
         guard let copy = gst_buffer_copy_deep(buffer) else { return }
         state.withLock {
             $0.copy = OwnedBuffer(copy)
             $0.layout = layout
-            $0.copiedAt = now
+            $0.checkedAt = now
         }
     }
 
@@ -88,11 +110,12 @@ final class StillFrame: Sendable {
         // Frames of another layout since the copy (a new mode) would fail the elements after the pad.
         let layout = input.videoInfo
         // A buffer of its own sharing the copy's memory, taken under the lock: a refill then writes a new memory.
-        let still: OwnedBuffer? = state.withLock { state in
-            guard ContinuousClock.now - state.lastFrameAt >= Self.quietTime, state.layout == layout else { return nil }
-            return state.copy.flatMap { gst_buffer_copy($0.pointer) }.map(OwnedBuffer.init)
+        let (quiet, kept) = state.withLock { state -> (Bool, OwnedBuffer?) in
+            guard ContinuousClock.now - state.lastFrameAt >= Self.quietTime else { return (false, nil) }
+            guard state.layout == layout else { return (true, nil) }
+            return (true, state.copy.flatMap { gst_buffer_copy($0.pointer) }.map(OwnedBuffer.init))
         }
-        guard let still else { return }
+        guard quiet, layout != nil, let still = kept ?? copyNewestFrame(layout: layout) else { return }
         DispatchQueue.global().async { [self] in
             guard let clock = gst_element_get_clock(branch.pointer) else { return }
             defer { gst_object_unref(clock) }
@@ -105,6 +128,19 @@ final class StillFrame: Sendable {
             _ = gst_pad_chain(input.pointer, frame)  // takes over the reference
             state.withLock { $0.pushing = nil }
         }
+    }
+}
+
+extension StillFrame {
+    /// Keeps a copy of the session's newest frame as the still picture, and returns a buffer of its own sharing it.
+    fileprivate func copyNewestFrame(layout: VideoInfo?) -> OwnedBuffer? {
+        guard let copy = newestFrame.copy() else { return nil }
+        let kept = OwnedBuffer(copy)
+        state.withLock { state in
+            state.copy = kept
+            state.layout = layout
+        }
+        return gst_buffer_copy(kept.pointer).map(OwnedBuffer.init)
     }
 }
 

@@ -217,6 +217,16 @@ public final class CameraSession: Sendable {
         }
     }
 
+    /// Whether the newest frame from the camera is held now (for a photo without shutter lag): then
+    /// `copyOfNewestFrame()` has a frame to copy, e.g. for a window whose camera stopped sending frames.
+    package var holdsNewestFrame: Bool { shared.withLock { $0.pipeline?.shutter }?.holdsNewestFrame ?? false }
+
+    /// A deep copy of the newest frame the camera sent (after digital zoom, as the window branch gets it), nil
+    /// when none is held; the caller owns the buffer.
+    package func copyOfNewestFrame() -> UnsafeMutablePointer<GstBuffer>? {
+        shared.withLock { $0.pipeline?.shutter }?.copyOfNewestFrame()
+    }
+
     /// The pipeline file in use.
     public var pipelinePath: String { pipelineFile.path }
 

@@ -182,6 +182,19 @@ final class PhotoBranch: Sendable {
         released?.release()
     }
 
+    /// Whether a newest frame is held now (not while the camera source is replaced, nor after a failure).
+    var holdsNewestFrame: Bool { state.withLock { $0.latest != nil } }
+
+    /// A copy of the newest frame, the camera's buffer itself left to the branch: for a window that draws its
+    /// overlays again over the last picture while the camera sends nothing (Screen's StillFrame).
+    func copyOfNewestFrame() -> UnsafeMutablePointer<GstBuffer>? {
+        // A reference of our own, taken under the lock and copied outside it: the streaming thread may replace
+        // and release the held one meanwhile.
+        guard let newest = state.withLock({ $0.latest.map { HeldFrame($0.buffer) } }) else { return nil }
+        defer { newest.release() }
+        return gst_buffer_copy_deep(newest.buffer)
+    }
+
     /// Fails every waiting shot, e.g. when the session stops mid-burst.
     func abort(_ error: CameraError) {
         let (waiting, latest) = state.withLock { state in

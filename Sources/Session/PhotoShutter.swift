@@ -1,3 +1,4 @@
+import CGStreamer
 import Synchronization
 import CameraErrors
 import GStreamer
@@ -80,6 +81,18 @@ final class PhotoShutter: Sendable {
         let branches = state.withLock { Array($0.branches.values) + [$0.cameraJPEG].compactMap { $0 } }
         for branch in branches { branch.holdFrames(on) }
     }
+
+    /// The branch holding the newest decoded frame (the tee's), if one is made: a camera's own JPEGs are no picture
+    /// to draw on.
+    private var decodedFrameHolder: PhotoBranch? {
+        state.withLock { state in state.branches[.jpeg] ?? state.branches.values.first }
+    }
+
+    /// Whether the newest frame at the tee is held now (`copyOfNewestFrame` has one to copy).
+    var holdsNewestFrame: Bool { decodedFrameHolder?.holdsNewestFrame ?? false }
+
+    /// A copy of the newest frame at the tee, as held for a zero-lag photo (see `PhotoBranch`).
+    func copyOfNewestFrame() -> UnsafeMutablePointer<GstBuffer>? { decodedFrameHolder?.copyOfNewestFrame() }
 
     /// Ends every photo being taken with `error` (the session stopped or failed) and refuses new ones.
     func abort(_ error: CameraError) {
