@@ -48,6 +48,7 @@ struct gstcam_cairo_library {
     __typeof__(cairo_fill_preserve) *_Nonnull fill_preserve;
     __typeof__(cairo_stroke) *_Nonnull stroke;
     __typeof__(cairo_clip) *_Nonnull clip;
+    __typeof__(cairo_path_extents) *_Nonnull path_extents;
     __typeof__(cairo_paint) *_Nonnull paint;
     __typeof__(cairo_push_group) *_Nonnull push_group;
     __typeof__(cairo_pop_group_to_source) *_Nonnull pop_group_to_source;
@@ -91,7 +92,7 @@ static inline const struct gstcam_cairo_library *gstcam_cairo_library(void) {
             && GSTCAM_CAIRO_FIND(new_sub_path) && GSTCAM_CAIRO_FIND(move_to) && GSTCAM_CAIRO_FIND(line_to)
             && GSTCAM_CAIRO_FIND(arc) && GSTCAM_CAIRO_FIND(close_path) && GSTCAM_CAIRO_FIND(rectangle)
             && GSTCAM_CAIRO_FIND(fill) && GSTCAM_CAIRO_FIND(fill_preserve) && GSTCAM_CAIRO_FIND(stroke)
-            && GSTCAM_CAIRO_FIND(clip) && GSTCAM_CAIRO_FIND(paint) && GSTCAM_CAIRO_FIND(push_group)
+            && GSTCAM_CAIRO_FIND(clip) && GSTCAM_CAIRO_FIND(path_extents) && GSTCAM_CAIRO_FIND(paint) && GSTCAM_CAIRO_FIND(push_group)
             && GSTCAM_CAIRO_FIND(pop_group_to_source) && GSTCAM_CAIRO_FIND(paint_with_alpha)
             && GSTCAM_PANGO_FIND(pango_cairo_font_map_new) && GSTCAM_PANGO_FIND(pango_font_map_create_context)
             && GSTCAM_PANGO_FIND(pango_cairo_update_context) && GSTCAM_PANGO_FIND(pango_layout_new)
