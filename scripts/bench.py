@@ -221,22 +221,30 @@ def previews(rounds, seconds):
     camera = [f"v4l2src device={CAMERA} num-buffers={frames}", raw_caps(w, h)]
     preview = ["preview", "--device", CAMERA, "--width", str(w), "--height", str(h), "--fps", "30",
                "--duration", str(seconds)]
+    # The camera screen draws a status line and controls with Pango and cairo: the second peer pays for the same
+    # text stack (fonts, HarfBuzz, FreeType, cairo) with one textoverlay line, the first shows the bare picture.
+    status_line = ["!", "textoverlay", f"text=Virtual UVC Camera ({CAMERA.split('/')[-1]}) · {w}×{h} · 30.0 fps · 1× · no torch",
+                   "font-desc=Sans 12", "valignment=bottom", "halignment=left", "shaded-background=true"]
+    with_text = gst_launch(*camera, "videoconvert") + status_line + ["!", "ximagesink"]
     window = alternate(gstcams(preview + ["--sink", "ximagesink"], window=True) + [
         ("gst-launch", gst_launch(*camera, "videoconvert", "ximagesink"), {"window": True}),
+        ("gst-launch-text", with_text, {"window": True}),
     ], rounds, "preview window")
     report_cpu(f"{seconds} s preview {w}x{h} in a window (`--sink ximagesink`, Xvfb)", window,
                "`gst-launch-1.0 v4l2src ! videoconvert ! ximagesink`")
+    report_cpu(f"{seconds} s preview {w}x{h} in a window", window,
+               "the same with a `textoverlay` status line (Pango, as the camera screen draws its text)", peer="gst-launch-text")
     headless = alternate(gstcams(preview + ["--sink", "none"]) + [
         ("gst-launch", gst_launch(*camera, "fakesink"), {}),
     ], rounds, "preview none")
     report_cpu(f"{seconds} s preview {w}x{h}, `--sink none`", headless, "`gst-launch-1.0 v4l2src ! fakesink`")
 
 
-def report_cpu(what, results, label):
+def report_cpu(what, results, label, peer="gst-launch"):
     def figures(name):
         return median([r.cpu for r in results[name]]), median([r.rss for r in results[name]])
     gc, gr = figures("gstcam")
-    pc, pr = figures("gst-launch")
+    pc, pr = figures(peer)
     before = before_ratio = ""
     if "before" in results:
         bc, br = figures("before")
