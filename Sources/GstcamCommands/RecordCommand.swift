@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 import Glibc
 import GstCamera
@@ -186,8 +186,8 @@ enum RecordCommand: Command {
         fflush(nil)
     }
 
-    private static func format(_ seconds: Double) -> String { String(format: "%.1f", seconds) }
-    private static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+    private static func format(_ seconds: Double) -> String { seconds.decimalText(digits: 1) }
+    private static func megabytes(_ bytes: Int64) -> String { (Double(bytes) / 1_000_000).decimalText(digits: 1) + " MB" }
 }
 
 extension Duration {

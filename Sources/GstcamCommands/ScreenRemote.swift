@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import GstCamera
 import LinuxSystem
@@ -19,23 +19,23 @@ enum ScreenRemote {
         if let directory { try PhotoLibrary(directory: absolute(directory)).createDirectory() }
         try applySettings(camera, through: client)
         await SelfTimer.countDown(timer)
-        var request: [String: any Sendable] = ["command": "capture"]
+        var request: [String: JSONValue] = ["command": "capture"]
         // -o -: the screen writes into a private temporary folder; this command copies the photo to stdout.
         let relay = output == "-" ? try StandardOutputRelay(format: format ?? .jpeg) : nil
-        if let relay { request["path"] = relay.path } else if let output { request["path"] = absolute(output) }
-        if let directory { request["directory"] = absolute(directory) }
+        if let relay { request["path"] = relay.path.json } else if let output { request["path"] = absolute(output).json }
+        if let directory { request["directory"] = absolute(directory).json }
         if overwrite { request["overwrite"] = true }
-        if let format { request["format"] = format.rawValue }
-        if let flash { request["flash"] = flash.rawValue }
-        let reply: [String: Any]
+        if let format { request["format"] = format.rawValue.json }
+        if let flash { request["flash"] = flash.rawValue.json }
+        let reply: [String: JSONValue]
         do {
             reply = try client.request(request)
         } catch {
             relay?.remove()
             throw error
         }
-        guard let saved = reply["path"] as? String else { throw RemoteProtocolError("the session at \(path) named no photo") }
-        let width = reply["width"] as? Int ?? 0, height = reply["height"] as? Int ?? 0
+        guard let saved = reply["path"]?.string else { throw RemoteProtocolError("the session at \(path) named no photo") }
+        let width = reply["width"]?.int ?? 0, height = reply["height"]?.int ?? 0
         if let relay {
             try relay.copyToStandardOutput()
             Standard.error.write("Saved standard output (\(width)x\(height)) through the running preview\n")
@@ -43,7 +43,7 @@ enum ScreenRemote {
         }
         if latest { try PhotoLibrary.updateLatestLink(to: saved) }
         if json {
-            let milliseconds = Int((reply["milliseconds"] as? Double ?? 0).rounded())
+            let milliseconds = Int((reply["milliseconds"]?.double ?? 0).rounded())
             print(JSONOutput.line(PhotoRecord(path: saved, width: width, height: height, milliseconds: milliseconds, session: path)))
         } else {
             print("Saved \(saved) (\(width)x\(height)) through the running preview")
@@ -73,11 +73,11 @@ enum ScreenRemote {
         var unsupported: [String] = []
         if camera.exposure != nil { unsupported.append("--exposure") }
         if !camera.configuration.controls.isEmpty { unsupported.append("--set") }
-        var requests: [[String: any Sendable]] = []
-        if let zoom = camera.zoom { requests.append(["command": "zoom", "factor": zoom]) }
-        if let torch = camera.torch { requests.append(["command": "torch", "on": torch]) }
+        var requests: [[String: JSONValue]] = []
+        if let zoom = camera.zoom { requests.append(["command": "zoom", "factor": zoom.json]) }
+        if let torch = camera.torch { requests.append(["command": "torch", "on": torch.json]) }
         switch camera.focus {
-        case .point(let point)?: requests.append(["command": "focus", "x": point.x, "y": point.y])
+        case .point(let point)?: requests.append(["command": "focus", "x": point.x.json, "y": point.y.json])
         case .mode(.once)?: requests.append(["command": "focus", "mode": "once"])
         case .mode?: unsupported.append("--focus auto/manual")
         case nil: break
@@ -88,7 +88,7 @@ enum ScreenRemote {
         }
         for request in requests {
             let reply = try client.request(request)
-            Standard.error.write((reply["message"] as? String ?? "applied") + "\n")
+            Standard.error.write((reply["message"]?.string ?? "applied") + "\n")
         }
     }
 
@@ -108,7 +108,7 @@ enum ScreenRemote {
         case .noSession, .removedStale:
             throw RemoteProtocolError("no camera screen is running for this camera (nothing listens on \(path)); start one with gstcam preview")
         }
-        let reply = try client.send(request.replacingOccurrences(of: "\n", with: " "))
+        let reply = try client.send(request.replacing("\n", with: " "))
         print(reply)
         if !reply.contains(#""ok":true"#) { throw ExitRequest(status: .failure) }
     }

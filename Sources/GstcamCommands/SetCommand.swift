@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GstCamera
+import LinuxSystem
 import Reports
 import Screen
 
@@ -43,7 +45,7 @@ enum SetCommand: Command {
             }
             var line = "\(applied.name)=\(applied.valueDescription)"
             let filledWithAsked: Bool = if case let .array(array)? = applied.value {
-                array.elements.allSatisfy { String($0) == value.trimmingCharacters(in: .whitespaces) }
+                array.elements.allSatisfy { String($0) == value.trimmingWhitespace }
             } else { false }
             if applied.value?.description != value && applied.valueDescription != value && !filledWithAsked {
                 line += "  (asked \(PrintableText.escaping(value)))"

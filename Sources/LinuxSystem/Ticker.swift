@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Ticks for loops that run as long as a camera does (the screen's status line, the camera list, waiting for
 /// a camera to come back), from a thread of their own that sleeps between ticks.
@@ -22,7 +22,7 @@ public enum Ticker {
                              alsoAt moment: ContinuousClock.Instant? = nil) -> Ticks {
         let (stream, continuation) = AsyncStream.makeStream(of: ContinuousClock.Instant.self,
                                                             bufferingPolicy: .bufferingNewest(1))
-        let thread = Thread {
+        BlockingThread.start(named: "gstcam-ticker") {
             let clock = ContinuousClock()
             var next = start + interval
             let now = clock.now
@@ -41,8 +41,6 @@ public enum Ticker {
                 if case .terminated = continuation.yield(clock.now) { return }
             }
         }
-        thread.name = "gstcam-ticker"
-        thread.start()
         return Ticks(stream: stream, continuation: continuation)
     }
 

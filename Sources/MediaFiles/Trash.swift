@@ -92,7 +92,7 @@ public struct Trash: Sendable {
 
     /// The `.trashinfo` text: the original path percent-encoded as in a URI path, and the local time of deletion.
     static func infoContents(path: String, deletedAt date: Date, environment: PhotoEnvironment) -> String {
-        let deleted = LocalTime(in: environment, at: date).display.replacingOccurrences(of: " ", with: "T")
+        let deleted = LocalTime(in: environment, at: date).display.replacing(" ", with: "T")
         return "[Trash Info]\nPath=\(percentEncoded(path))\nDeletionDate=\(deleted)\n"
     }
 

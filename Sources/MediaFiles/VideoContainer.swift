@@ -21,7 +21,7 @@ public enum VideoContainer: String, Sendable, Equatable {
 public enum VideoSegmentNames {
     /// `clip.mp4` → `clip_%05d.mp4`.
     public static func pattern(for path: String) -> String {
-        let escaped = path.replacingOccurrences(of: "%", with: "%%")
+        let escaped = path.replacing("%", with: "%%")
         guard let dot = escaped.lastIndex(of: "."), !escaped[dot...].contains("/") else { return escaped + "_%05d" }
         return escaped[..<dot] + "_%05d" + escaped[dot...]
     }
@@ -30,6 +30,6 @@ public enum VideoSegmentNames {
     public static func name(_ pattern: String, _ index: Int) -> String {
         let number = String(index)
         let padded = String(repeating: "0", count: max(0, 5 - number.count)) + number
-        return pattern.replacingOccurrences(of: "%05d", with: padded).replacingOccurrences(of: "%%", with: "%")
+        return pattern.replacing("%05d", with: padded).replacing("%%", with: "%")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import CameraErrors
 import GStreamer
 
@@ -60,7 +60,7 @@ public struct PipelineFile: Sendable {
     public var placeholders: [String] {
         var names: [String] = []
         var rest = template[...]
-        while let open = rest.range(of: "${") {
+        while let open = rest.firstRange(of: "${") {
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
             let name = String(rest[open.upperBound..<close])
             if !names.contains(name) { names.append(name) }
@@ -76,7 +76,7 @@ public struct PipelineFile: Sendable {
         try Self.checkFrameSize(parameters)
         var result = ""
         var rest = template[...]
-        while let open = rest.range(of: "${") {
+        while let open = rest.firstRange(of: "${") {
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
                 throw CameraError.badPipelineFile(file: path, detail: "a ${ has no closing }")
             }

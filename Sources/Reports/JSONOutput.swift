@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one way gstcam prints JSON for scripts: `Encodable` records (this module), keys sorted, slashes as they
 /// are. A line per record for streams of events (`line`), an indented document for whole answers (`document`).

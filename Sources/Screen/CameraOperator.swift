@@ -2,6 +2,7 @@ import Synchronization
 import CameraErrors
 import Controls
 import MediaFiles
+import LinuxSystem
 import Session
 
 /// Carries out camera screen actions on a running session (capture, zoom, torch, focus, switching) and keeps
@@ -84,7 +85,7 @@ public final class CameraOperator: Sendable {
 
     private static func seconds(_ duration: Duration) -> String {
         let seconds = duration.inSeconds
-        return seconds == seconds.rounded() ? "\(Int(seconds))" : String(format: "%.1f", seconds)
+        return seconds == seconds.rounded() ? "\(Int(seconds))" : seconds.decimalText(digits: 1)
     }
 
     /// The session actions go to now.
@@ -210,7 +211,7 @@ public final class CameraOperator: Sendable {
         var parts = [status.camera, "\(status.width)×\(status.height)", "\(fps) fps", Zoom(factor: status.zoom).description]
         if let recording = status.recording {
             let seconds = Int(recording.progress.duration.inSeconds)
-            parts.insert("● REC \(seconds / 60):\(String(format: "%02d", seconds % 60))", at: 0)
+            parts.insert("● REC \(seconds / 60):\((seconds % 60).zeroPadded(width: 2))", at: 0)
         }
         if let preRoll, armedPreRoll(of: session) != nil { parts.append("last \(Self.seconds(preRoll)) s kept") }
         parts.append(status.torch.map { $0 ? "torch on" : "torch off" } ?? "no torch")
@@ -356,7 +357,7 @@ public final class CameraOperator: Sendable {
             guard let recording = session.currentRecording, armedPreRoll(of: session) == nil else { throw ScreenError("Not recording") }
             let video = try await recording.stop()
             let name = video.path.split(separator: "/").last.map(String.init) ?? video.path
-            return CameraActionOutcome(message: "Saved \(name) (\(String(format: "%.1f", video.duration.inSeconds)) s)", video: video)
+            return CameraActionOutcome(message: "Saved \(name) (\(video.duration.inSeconds.decimalText(digits: 1)) s)", video: video)
         case .cycleTimer:
             let steps = CameraAction.timerSteps
             let next = steps[((steps.firstIndex(of: timerSeconds) ?? 0) + 1) % steps.count]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import LinuxSystem
 
@@ -55,13 +55,13 @@ public final class CameraRemoteClient: Sendable {
     }
 
     /// Sends a request object and returns the reply object; a reply with "ok": false is thrown with its "error".
-    public func request(_ object: [String: any Sendable]) throws -> [String: Any] {
+    public func request(_ object: [String: JSONValue]) throws -> [String: JSONValue] {
         let reply = try send(RemoteRequest.encode(object))
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any] else {
+        guard let parsed = JSONValue.object(parsing: reply) else {
             throw RemoteProtocolError("the session at \(path) replied with something that is not JSON: \(reply)")
         }
-        guard parsed["ok"] as? Bool == true else {
-            throw RemoteProtocolError(parsed["error"] as? String ?? "the session at \(path) refused the request")
+        guard parsed["ok"]?.bool == true else {
+            throw RemoteProtocolError(parsed["error"]?.string ?? "the session at \(path) refused the request")
         }
         return parsed
     }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import LinuxSystem
@@ -64,9 +64,7 @@ public final class CameraRemoteServer: Sendable {
             throw RemoteProtocolError("cannot listen on \(path): \(String(cString: strerror(error.code)))")
         }
         let server = CameraRemoteServer(path: path, socket: socket, perform: perform, status: status)
-        let thread = Thread { [server] in server.acceptConnections() }
-        thread.name = "gstcam-remote"
-        thread.start()
+        BlockingThread.start(named: "gstcam-remote") { [server] in server.acceptConnections() }
         return server
     }
 
@@ -105,12 +103,10 @@ public final class CameraRemoteServer: Sendable {
                 client.write(Self.errorLine("too many requests at once (\(Self.maximumConnections)); try again"))
                 continue
             }
-            let thread = Thread { [self] in
+            BlockingThread.start(named: "gstcam-remote-client") { [self] in
                 serve(client, id: id)
                 connections.withLock { _ = $0.byID.removeValue(forKey: id) }
             }
-            thread.name = "gstcam-remote-client"
-            thread.start()
         }
     }
 
@@ -162,14 +158,14 @@ public final class CameraRemoteServer: Sendable {
     }
 
     private static func errorLine(_ text: String) -> [UInt8] {
-        Array((RemoteRequest.encode(["ok": false, "error": text]) + "\n").utf8)
+        Array((RemoteRequest.encode(["ok": false, "error": .string(text)]) + "\n").utf8)
     }
 
     /// The reply line for one request line.
     func answer(_ line: String) -> String {
         switch RemoteRequest.parse(line) {
         case let .failure(error):
-            return RemoteRequest.encode(["ok": false, "error": error.description])
+            return RemoteRequest.encode(["ok": false, "error": .string(error.description)])
         case .success(.status):
             return RemoteRequest.encode(RemoteRequest.reply(status()))
         case .success(.recordingStatus):

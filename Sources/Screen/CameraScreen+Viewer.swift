@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MediaFiles
 import Reports
 
@@ -32,7 +33,7 @@ extension CameraScreen {
             if case let .chosen(path) = ending {
                 print(json ? JSONOutput.line(EventRecord(event: "chosen", message: path)) : path)
                 fflush(nil)
-                self.surface?.showMessage("Chosen: \((path as NSString).lastPathComponent)", for: .seconds(2))
+                self.surface?.showMessage("Chosen: \(path.split(separator: "/").last.map(String.init) ?? path)", for: .seconds(2))
             } else {
                 self.surface?.showMessage("Back to the camera", for: .milliseconds(1500))
             }

@@ -1,7 +1,8 @@
 import CGStreamer
 import CZbar
 import Controls
-import Foundation
+import FoundationEssentials
+import LinuxSystem
 import Synchronization
 import CameraErrors
 import GStreamer
@@ -69,9 +70,7 @@ public final class CodeScanner: Sendable {
             throw error
         }
         let scanner = CodeScanner(session: session, branch: branch, decoder: decoder, bus: bus)
-        let thread = Thread { scanner.readBus() }
-        thread.name = "gstcam-scan-bus"
-        thread.start()
+        BlockingThread.start(named: "gstcam-scan-bus") { scanner.readBus() }
         return scanner
     }
 

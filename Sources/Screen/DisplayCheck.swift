@@ -1,6 +1,6 @@
 import CGStreamer
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import GStreamer
@@ -154,13 +154,12 @@ enum DisplayCheck {
         let openDisplay = unsafeBitCast(open, to: OpenDisplay.self)
         let outcome = Mutex<Bool?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        BlockingThread.start(named: "gstcam-x11-check") {
             let connection = openDisplay(display)
             if let connection { keptConnections.withLock { $0.append(UInt(bitPattern: connection)) } }
             outcome.withLock { $0 = connection != nil }
             done.signal()
         }
-        thread.start()
         guard done.wait(timeout: .now() + 3) == .success else { return "the X server accepted a connection but did not answer within 3 s" }
         return outcome.withLock { $0 } == true ? nil : "the X server refused the connection (authorization: check XAUTHORITY)"
     }

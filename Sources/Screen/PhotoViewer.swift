@@ -1,6 +1,6 @@
 import CGStreamer
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 import CameraErrors
 import GStreamer
@@ -364,7 +364,7 @@ public final class PhotoViewer: Sendable {
     /// visit.
     private func watchBus() {
         guard let bus = pipeline.bus else { return }
-        let thread = Thread { [weak self] in
+        BlockingThread.start(named: "gstcam-viewer-bus") { [weak self] in
             let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue)
             while let viewer = self, !viewer.state.withLock({ $0.closed }) {
                 guard let message = gst_bus_timed_pop_filtered(bus.pointer, 100_000_000, mask) else { continue }
@@ -372,8 +372,6 @@ public final class PhotoViewer: Sendable {
                 viewer.deliver(.windowClosed(reason: Self.errorText(message)))
             }
         }
-        thread.name = "gstcam-viewer-bus"
-        thread.start()
     }
 
     /// The first error already on the bus, in words.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Controls
 import MediaFiles
@@ -16,28 +16,19 @@ enum RemoteRequest: Equatable {
 
     /// The request a line asks for, or the error text to reply with.
     static func parse(_ line: String) -> Result<RemoteRequest, RemoteProtocolError> {
-        guard let data = line.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = JSONValue.object(parsing: line) else {
             return .failure(RemoteProtocolError("not a JSON object: send one object per line, e.g. {\"command\":\"status\"}"))
         }
-        guard let command = object["command"] as? String else {
+        guard let command = object["command"]?.string else {
             return .failure(RemoteProtocolError("no \"command\": expected one of \(commands.joined(separator: ", "))"))
         }
-        func number(_ key: String) -> Double? { (object[key] as? NSNumber).map(\.doubleValue) }
+        func number(_ key: String) -> Double? { object[key]?.double }
         /// A field of the wrong type is refused, never ignored: `"path":12` must not send the photo elsewhere.
         func field<T>(_ key: String, _ type: T.Type, _ expected: String) -> Result<T?, RemoteProtocolError> {
-            guard let value = object[key], !(value is NSNull) else { return .success(nil) }
-            if T.self == Bool.self {
-                guard Self.isJSONBoolean(value), let flag = value as? Bool else { return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)")) }
-                return .success(flag as? T)
-            }
-            if T.self == Double.self {
-                guard !Self.isJSONBoolean(value), let number = (value as? NSNumber)?.doubleValue else {
-                    return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)"))
-                }
-                return .success(number as? T)
-            }
-            guard let typed = value as? T else { return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)")) }
+            guard let value = object[key], value != .null else { return .success(nil) }
+            let typed: Any?
+            if T.self == Bool.self { typed = value.bool } else if T.self == Double.self { typed = value.double } else { typed = value.string }
+            guard let typed = typed as? T else { return .failure(RemoteProtocolError("\"\(key)\" must be \(expected)")) }
             return .success(typed)
         }
         switch command {
@@ -82,7 +73,7 @@ enum RemoteRequest: Equatable {
                 return .success(.action(.zoom(factor: factor)))
             case .success(nil): break
             }
-            switch object["step"] as? String {
+            switch object["step"]?.string {
             case "in": return .success(.action(.zoomIn))
             case "out": return .success(.action(.zoomOut))
             case "reset": return .success(.action(.resetZoom))
@@ -107,7 +98,7 @@ enum RemoteRequest: Equatable {
             if object["x"] != nil || object["y"] != nil {
                 return .failure(RemoteProtocolError("focus at a point needs \"x\" and \"y\" from 0 to 1"))
             }
-            switch object["mode"] as? String {
+            switch object["mode"]?.string {
             case nil, "once": return .success(.action(.focusOnce))
             case "toggle-continuous": return .success(.action(.toggleContinuousFocus))
             case let other?: return .failure(RemoteProtocolError("unknown focus mode \"\(other)\": once or toggle-continuous"))
@@ -186,12 +177,6 @@ enum RemoteRequest: Equatable {
         }
     }
 
-    /// JSON's true/false, told apart from the numbers 1 and 0 (which also bridge to Bool through NSNumber).
-    private static func isJSONBoolean(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return value is Bool }
-        return String(cString: number.objCType) == "c"
-    }
-
     /// Requests come from any program of this user; the screen writes into folders that exist (or into the
     /// gallery, which it creates) and never creates folders elsewhere on their behalf.
     static func problemWithDirectory(_ directory: String) -> RemoteProtocolError? {
@@ -214,71 +199,65 @@ enum RemoteRequest: Equatable {
         + "or \"step\" (in, out, reset)"
 
     /// One reply line (without the newline): keys sorted, so replies are stable.
-    static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return #"{"error":"the reply could not be encoded","ok":false}"#
-        }
-        return String(decoding: data, as: UTF8.self)
+    static func encode(_ object: [String: JSONValue]) -> String {
+        JSONValue.line(object) ?? #"{"error":"the reply could not be encoded","ok":false}"#
     }
 
-    static func reply(_ outcome: CameraActionOutcome) -> [String: Any] {
-        if outcome.isError { return ["ok": false, "error": outcome.message] }
-        var reply: [String: Any] = ["ok": true, "message": outcome.message]
+    static func reply(_ outcome: CameraActionOutcome) -> [String: JSONValue] {
+        if outcome.isError { return ["ok": false, "error": .string(outcome.message)] }
+        var reply: [String: JSONValue] = ["ok": true, "message": .string(outcome.message)]
         if let photo = outcome.photo {
-            reply["path"] = photo.path
-            reply["width"] = photo.width
-            reply["height"] = photo.height
-            reply["milliseconds"] = (photo.duration.inSeconds * 10_000).rounded() / 10
-            reply["flash"] = outcome.flashFired
+            reply["path"] = .string(photo.path)
+            reply["width"] = photo.width.json
+            reply["height"] = photo.height.json
+            reply["milliseconds"] = .number((photo.duration.inSeconds * 10_000).rounded() / 10)
+            reply["flash"] = .bool(outcome.flashFired)
         }
-        if let path = outcome.recordingPath { reply["path"] = path }
+        if let path = outcome.recordingPath { reply["path"] = .string(path) }
         if let video = outcome.video { reply.merge(videoFields(video)) { _, new in new } }
         return reply
     }
 
     /// `record_status`: whether the screen records, and what so far; `"last"` tells how the recording this
     /// screen started last ended (the figures of its file, or its error), once it has.
-    static func recordingReply(_ status: CameraOperator.Status) -> [String: Any] {
-        var reply: [String: Any] = ["ok": true, "recording": false]
+    static func recordingReply(_ status: CameraOperator.Status) -> [String: JSONValue] {
+        var reply: [String: JSONValue] = ["ok": true, "recording": false]
         if let last = status.lastRecording {
             switch last.result {
-            case .success(let video)?: reply["last"] = videoFields(video)
-            case .failure(let error)?: reply["last"] = ["path": last.path, "error": error.description]
+            case .success(let video)?: reply["last"] = .object(videoFields(video))
+            case .failure(let error)?: reply["last"] = ["path": .string(last.path), "error": .string(error.description)]
             case nil: break
             }
         }
         guard let recording = status.recording else { return reply }
         reply["recording"] = true
-        reply["path"] = recording.path
-        reply["seconds"] = (recording.progress.duration.inSeconds * 1000).rounded() / 1000
-        reply["frames"] = recording.progress.frames
-        reply["dropped"] = recording.progress.droppedFrames
-        reply["bytes"] = recording.progress.bytes
+        reply["path"] = .string(recording.path)
+        reply["seconds"] = .number((recording.progress.duration.inSeconds * 1000).rounded() / 1000)
+        reply["frames"] = recording.progress.frames.json
+        reply["dropped"] = recording.progress.droppedFrames.json
+        reply["bytes"] = recording.progress.bytes.json
         if let last = status.lastRecording, last.path == recording.path {
-            reply["codec"] = last.codec.rawValue
-            reply["encoder"] = last.encoder
-            reply["width"] = last.width
-            reply["height"] = last.height
+            reply["codec"] = .string(last.codec.rawValue)
+            reply["encoder"] = .string(last.encoder)
+            reply["width"] = last.width.json
+            reply["height"] = last.height.json
         }
         return reply
     }
 
     /// A finished recording's file and figures, as `record_stop` and `record_status`'s "last" give them.
-    static func videoFields(_ video: RecordedVideo) -> [String: Any] {
-        ["path": video.path, "files": video.files, "seconds": (video.duration.inSeconds * 1000).rounded() / 1000,
-         "frames": video.frames, "dropped": video.droppedFrames, "bytes": video.bytes, "codec": video.codec.rawValue,
-         "encoder": video.encoder, "width": video.width, "height": video.height]
+    static func videoFields(_ video: RecordedVideo) -> [String: JSONValue] {
+        ["path": .string(video.path), "files": video.files.json, "seconds": .number((video.duration.inSeconds * 1000).rounded() / 1000),
+         "frames": video.frames.json, "dropped": video.droppedFrames.json, "bytes": video.bytes.json,
+         "codec": .string(video.codec.rawValue), "encoder": .string(video.encoder), "width": video.width.json,
+         "height": video.height.json]
     }
 
-    static func reply(_ status: CameraOperator.Status) -> [String: Any] {
-        var reply: [String: Any] = ["ok": true, "camera": status.camera, "width": status.width, "height": status.height,
-                                    "fps": (status.framesPerSecond * 10).rounded() / 10, "zoom": status.zoom,
-                                    "frames": status.frames, "pid": Int(getpid())]
-        reply["device"] = status.device ?? NSNull()
-        reply["torch"] = status.torch ?? NSNull()
-        reply["focus"] = status.focus ?? NSNull()
-        reply["flash"] = status.flash?.rawValue ?? NSNull()
-        return reply
+    static func reply(_ status: CameraOperator.Status) -> [String: JSONValue] {
+        ["ok": true, "camera": .string(status.camera), "width": status.width.json, "height": status.height.json,
+         "fps": .number((status.framesPerSecond * 10).rounded() / 10), "zoom": status.zoom.json,
+         "frames": status.frames.json, "pid": Int(getpid()).json, "device": .optional(status.device),
+         "torch": .optional(status.torch), "focus": .optional(status.focus), "flash": .optional(status.flash?.rawValue)]
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 import Synchronization
@@ -140,9 +140,7 @@ final class TerminalView: ScreenView {
         state.withLock { $0.started = true }
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
         follow(session)
-        let thread = Thread { [self] in readKeys() }
-        thread.name = "gstcam-terminal-keys"
-        thread.start()
+        BlockingThread.start(named: "gstcam-terminal-keys") { [self] in readKeys() }
     }
 
     /// Puts the terminal back as it was (settings, main screen, cursor). Safe to call more than once.

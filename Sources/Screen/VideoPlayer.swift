@@ -1,5 +1,6 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import LinuxSystem
 import Synchronization
 import CameraErrors
 import GStreamer
@@ -27,7 +28,7 @@ final class VideoPlayer: Sendable {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the video player (\(file.path)) did not start")
         }
         let player = VideoPlayer(pipeline: pipeline)
-        let thread = Thread {
+        BlockingThread.start(named: "gstcam-viewer-player") {
             let appSink = gstcam_as_app_sink(sink.pointer)
             var failure: String?
             while !player.stopped.load(ordering: .relaxed) {
@@ -47,8 +48,6 @@ final class VideoPlayer: Sendable {
             pipeline.setState(GST_STATE_NULL)
             if !wasStopped { ended(failure) }
         }
-        thread.name = "gstcam-viewer-player"
-        thread.start()
         return player
     }
 

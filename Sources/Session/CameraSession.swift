@@ -1,6 +1,7 @@
 import CGStreamer
 import Dispatch
-import Foundation
+import FoundationEssentials
+import LinuxSystem
 import Synchronization
 import CameraErrors
 import Cameras
@@ -364,12 +365,10 @@ public final class CameraSession: Sendable {
     /// `deadline`: a driver stuck in an ioctl must not hang the caller. Returns whether NULL was reached in time.
     static func bringToNull(_ pipeline: Pipeline, within deadline: Duration) -> Bool {
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        BlockingThread.start(named: "gstcam-stop") {
             pipeline.pipeline.setState(GST_STATE_NULL)
             done.signal()
         }
-        thread.name = "gstcam-stop"
-        thread.start()
         return done.wait(timeout: .now() + .nanoseconds(Int(deadline.inSeconds * 1e9))) == .success
     }
 
@@ -567,7 +566,7 @@ public final class CameraSession: Sendable {
         let bus = built.bus
         let device = built.device
         let window = built.window
-        let thread = Thread { [weak self] in
+        BlockingThread.start(named: "gstcam-bus") { [weak self] in
             // The wait for the next message ends by the time the stall watch wants to look again.
             var wait = Self.idleLookInterval
             while true {
@@ -577,8 +576,6 @@ public final class CameraSession: Sendable {
                 wait = self?.watchForStall() ?? Self.idleLookInterval
             }
         }
-        thread.name = "gstcam-bus"
-        thread.start()
     }
 
     private func handle(_ message: BusMessage, device: String?) {

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import CameraErrors
@@ -143,13 +143,11 @@ public final class Recording: Sendable {
     /// The writer finished the file: after `stop()` (which then ends the recording itself), or by itself at the
     /// asked duration — then the branch is removed here, off the bus thread.
     func branchEnded() {
-        let thread = Thread { [self] in
+        BlockingThread.start(named: "gstcam-record-end") { [self] in
             guard endedResult == nil, let branch else { return }
             branch.remove()
             end(with: branch.failure.map { .failure($0) } ?? .success(summary()))
         }
-        thread.name = "gstcam-record-end"
-        thread.start()
     }
 
     /// Waits until the recording has ended (its duration reached, `stop()`, or a failure) and returns how.
@@ -177,12 +175,10 @@ public final class Recording: Sendable {
     /// The branch failed by itself: the branch is removed (off the streaming thread) and the file closed.
     func branchFailed(_ error: CameraError) {
         firstFrame.fail(error)
-        let thread = Thread { [self] in
+        BlockingThread.start(named: "gstcam-record-end") { [self] in
             branch?.remove()
             end(with: .failure(error))
         }
-        thread.name = "gstcam-record-end"
-        thread.start()
     }
 
     // MARK: Control

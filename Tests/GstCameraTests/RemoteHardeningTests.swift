@@ -69,7 +69,7 @@ import Testing
         #expect(empty.contains(#""ok":false"#) && empty.contains("empty request"), "\(empty)")
         let blank = try client.send("   ")
         #expect(blank.contains(#""ok":false"#))
-        #expect(try client.request(["command": "status"])["camera"] as? String == "Stand-in")
+        #expect(try client.request(["command": "status"])["camera"]?.string == "Stand-in")
     }
 
     @Test func silentConnectionsDoNotKeepOthersWaiting() throws {
@@ -87,7 +87,7 @@ import Testing
         }
         client.setReceiveTimeoutForTests(seconds: 5)
         let reply = try client.request(["command": "capture"])
-        #expect((reply["message"] as? String)?.hasPrefix("did capture") == true)
+        #expect((reply["message"]?.string)?.hasPrefix("did capture") == true)
         #expect(ContinuousClock.now - started < .seconds(2))
         // The first ones made room for later ones at once; the newest silent one is closed once it has said
         // nothing for the idle time.
@@ -164,11 +164,11 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: preview.folder + "/new"))
         #expect(preview.savedPhotos.isEmpty)
-        #expect(try client.request(["command": "status"])["zoom"] as? Double == 1)
+        #expect(try client.request(["command": "status"])["zoom"]?.double == 1)
         let node = preview.folder + "/null"
         #expect(mknod(node, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0)
-        let reply = try client.request(["command": "capture", "path": node, "overwrite": true])
-        #expect(reply["path"] as? String == node)
+        let reply = try client.request(["command": "capture", "path": .string(node), "overwrite": true])
+        #expect(reply["path"]?.string == node)
         var info = stat()
         #expect(lstat(node, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "the device node was replaced")
         #expect(preview.process.isRunning)

@@ -55,10 +55,10 @@ import Testing
             #expect(parsed["ok"] as? Bool == false && (parsed["error"] as? String)?.isEmpty == false, "\(line) → \(reply)")
         }
         let zoom = try client.request(["command": "zoom", "factor": 2.0])
-        #expect(zoom["message"] as? String == "Zoom 2×")
+        #expect(zoom["message"]?.string == "Zoom 2×")
         let status = try client.request(["command": "status"])
-        #expect(status["zoom"] as? Double == 2 && status["camera"] as? String == "Test pattern")
-        #expect((status["frames"] as? Int ?? 0) > 0)
+        #expect(status["zoom"]?.double == 2 && status["camera"]?.string == "Test pattern")
+        #expect((status["frames"]?.int ?? 0) > 0)
         let torch = try client.send(#"{"command":"torch","on":true}"#)
         #expect(torch == #"{"error":"Torch not available: the test pattern has no camera device","ok":false}"#)
         #expect(preview.process.isRunning)
