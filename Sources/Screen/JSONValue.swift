@@ -59,9 +59,7 @@ extension JSONValue: Codable {
         switch self {
         case .null: try container.encodeNil()
         case let .bool(flag): try container.encode(flag)
-        // Whole numbers as integers ("width":1280, not 1280.0), as JSONSerialization wrote them.
-        case let .number(number):
-            if let whole = Int64(exactly: number) { try container.encode(whole) } else { try container.encode(number) }
+        case let .number(number): try container.encode(number)  // JSONEncoder writes whole ones as integers: "width":1280
         case let .string(text): try container.encode(text)
         case let .array(items): try container.encode(items)
         case let .object(fields): try container.encode(fields)
