@@ -36,6 +36,16 @@ import LinuxSystem
         #expect(7.zeroPadded(width: 2) == "07" && 59.zeroPadded(width: 2) == "59" && 123.zeroPadded(width: 2) == "123")
     }
 
+    /// gstcam itself calls nothing of full Foundation (its CoreFoundation and ICU cost every command memory and start
+    /// time); gstcam-serve, a binary of its own, may.
+    @Test func theCommandLineUsesNoFullFoundation() throws {
+        let symbols = try runProcess("/usr/bin/nm", ["-D", "--undefined-only", gstcamBinary])
+        #expect(symbols.status == 0, "\(symbols.error)")
+        // Swift mangles Foundation's own symbols with its module name: "$s10Foundation…".
+        let foundation = symbols.output.split(separator: "\n").filter { $0.contains("s10Foundation") || $0.hasSuffix(" CFRelease") }
+        #expect(foundation.isEmpty, "gstcam uses Foundation: \(foundation.prefix(5))")
+    }
+
     @Test func aBlockingThreadRunsItsWorkUnderItsName() {
         let named = DispatchSemaphore(value: 0)
         let seen = Mutex<String?>(nil)
