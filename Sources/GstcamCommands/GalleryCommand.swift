@@ -110,7 +110,6 @@ struct GalleryCommand: Command {
         var unit = 0
         while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
         if unit == 0 { return "\(count) B" }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+        return value.decimalText(digits: 1) + " " + units[unit]
     }
 }

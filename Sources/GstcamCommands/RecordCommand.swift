@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import Synchronization
 import Glibc
 import GstCamera
@@ -187,7 +186,8 @@ enum RecordCommand: Command {
     }
 
     private static func format(_ seconds: Double) -> String { seconds.decimalText(digits: 1) }
-    private static func megabytes(_ bytes: Int64) -> String { (Double(bytes) / 1_000_000).decimalText(digits: 1) + " MB" }
+    /// A file size as the recording lines give it ("12.3 MB"), here and through a camera screen (ScreenRemote+Record).
+    static func megabytes(_ bytes: Int64) -> String { (Double(bytes) / 1_000_000).decimalText(digits: 1) + " MB" }
 }
 
 extension Duration {

@@ -98,7 +98,7 @@ extension ScreenRemote {
                     print(JSONOutput.line(RecordingRecord(event: "progress", seconds: seconds, frames: frames, fps: frames - lastFrames,
                                                           dropped: dropped, bytes: bytes, paused: false)))
                 } else {
-                    Standard.error.write("\(seconds.decimalText(digits: 1)) s  \(megabytes(bytes))  \(frames - lastFrames) fps  \(dropped) dropped\n")
+                    Standard.error.write("\(seconds.decimalText(digits: 1)) s  \(RecordCommand.megabytes(bytes))  \(frames - lastFrames) fps  \(dropped) dropped\n")
                 }
                 lastFrames = frames
                 fflush(nil)
@@ -127,12 +127,10 @@ extension ScreenRemote {
         } else {
             let codecName = video.codec.flatMap(VideoCodec.init(rawValue:))?.displayName ?? "?"
             print("Saved \(path) (\(video.width ?? 0)x\(video.height ?? 0), \((video.seconds ?? 0).decimalText(digits: 1)) s, "
-                + "\(video.frames ?? 0) frames, \(codecName) by \(video.encoder ?? "?"), \(megabytes(video.bytes ?? 0))) through the running preview")
+                + "\(video.frames ?? 0) frames, \(codecName) by \(video.encoder ?? "?"), \(RecordCommand.megabytes(video.bytes ?? 0))) through the running preview")
         }
         fflush(nil)
         if interrupt.didFire { throw ExitRequest(status: .interrupted) }
         return true
     }
-
-    private static func megabytes(_ bytes: Int64) -> String { (Double(bytes) / 1_000_000).decimalText(digits: 1) + " MB" }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LinuxSystem
 import MediaFiles
 import Reports
 
@@ -33,7 +34,7 @@ extension CameraScreen {
             if case let .chosen(path) = ending {
                 print(json ? JSONOutput.line(EventRecord(event: "chosen", message: path)) : path)
                 fflush(nil)
-                self.surface?.showMessage("Chosen: \(path.split(separator: "/").last.map(String.init) ?? path)", for: .seconds(2))
+                self.surface?.showMessage("Chosen: \(FilePath.lastComponent(of: path))", for: .seconds(2))
             } else {
                 self.surface?.showMessage("Back to the camera", for: .milliseconds(1500))
             }
