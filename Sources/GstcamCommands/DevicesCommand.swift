@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import GstCamera
 import Reports
 import Screen

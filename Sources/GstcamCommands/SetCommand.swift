@@ -1,5 +1,3 @@
-import FoundationEssentials
-import Glibc
 import GstCamera
 import LinuxSystem
 import Reports

@@ -1,7 +1,6 @@
 import CGStreamer
 import CZbar
 import Controls
-import FoundationEssentials
 import LinuxSystem
 import Synchronization
 import CameraErrors

@@ -1,6 +1,5 @@
 import CGStreamer
 import Dispatch
-import FoundationEssentials
 import Glibc
 import Synchronization
 import GStreamer

@@ -1,6 +1,5 @@
 import CGStreamer
 import Dispatch
-import FoundationEssentials
 import Synchronization
 import CameraErrors
 import GStreamer

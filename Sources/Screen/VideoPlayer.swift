@@ -1,5 +1,4 @@
 import CGStreamer
-import FoundationEssentials
 import LinuxSystem
 import Synchronization
 import CameraErrors

@@ -1,6 +1,5 @@
 import CGStreamer
 import Dispatch
-import FoundationEssentials
 import LinuxSystem
 import Synchronization
 import CameraErrors
