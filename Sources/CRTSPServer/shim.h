@@ -5,6 +5,7 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
+#include <gst/base/gstbasesink.h>
 #include <gst/video/video.h>
 #include <gst/rtsp-server/rtsp-server.h>
 
@@ -47,9 +48,17 @@ static inline gulong gstcam_rtsp_client_on_pre_describe_request(GstRTSPClient *c
     return g_signal_connect_data(client, "pre-describe-request", G_CALLBACK(callback), data, destroy, 0);
 }
 
-// GST_BIN / GST_APP_SRC are cast macros.
+// A bin's "deep-element-added" signal: an element added to the bin or to any bin inside it.
+typedef void (*gstcam_rtsp_element_added_callback)(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data);
+static inline gulong gstcam_rtsp_bin_on_deep_element_added(GstBin *bin, gstcam_rtsp_element_added_callback callback,
+                                                           gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(bin, "deep-element-added", G_CALLBACK(callback), data, destroy, 0);
+}
+
+// GST_BIN / GST_APP_SRC are cast macros, GST_IS_BASE_SINK a type check.
 static inline GstBin *gstcam_rtsp_as_bin(GstElement *element) { return GST_BIN(element); }
 static inline gboolean gstcam_rtsp_is_app_src(GstElement *element) { return GST_IS_APP_SRC(element); }
+static inline gboolean gstcam_rtsp_is_base_sink(GstElement *element) { return GST_IS_BASE_SINK(element); }
 static inline GstAppSrc *gstcam_rtsp_as_app_src(GstElement *element) { return GST_APP_SRC(element); }
 
 // Typed single-property setters replace the variadic g_object_set.

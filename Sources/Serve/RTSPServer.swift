@@ -206,6 +206,7 @@ final class RTSPMount: Sendable {
     func configure(_ media: UnsafeMutablePointer<GstRTSPMedia>) {
         guard let bin = gst_rtsp_media_get_element(media) else { return }
         defer { gst_object_unref(bin) }
+        Self.addSinksWithoutPreroll(toPipelineOf: bin)
         guard let found = gst_bin_get_by_name_recurse_up(gstcam_rtsp_as_bin(bin), Self.sourceName) else { return }
         let source = Element(owning: found)
         guard gstcam_rtsp_is_app_src(source.pointer) != 0 else { return }
@@ -219,6 +220,23 @@ final class RTSPMount: Sendable {
         }, Unmanaged.passRetained(self).toOpaque(), { data, _ in
             if let data { Unmanaged<RTSPMount>.fromOpaque(data).release() }
         })
+    }
+
+    /// gst-rtsp-server adds a sink to the shared media's running pipeline when the first viewer over UDP, and the
+    /// first over TCP, sets up (with a queue per sink once there are two). Such a sink prerolls by default: the live
+    /// pipeline loses its PLAYING state until the sink has a buffer, and a sink added meanwhile (the next viewer's) only
+    /// reaches PAUSED. With many viewers joining at once the tee's re-linking then waited on a sink that never
+    /// prerolled, and no viewer got a frame (1 run in 14 of 16 viewers joining together). A live stream needs no
+    /// preroll, and the library's own RTCP sinks already skip it: every sink in the media joins without it
+    /// (async=false), so the pipeline stays PLAYING while viewers come and go.
+    static func addSinksWithoutPreroll(toPipelineOf bin: UnsafeMutablePointer<GstElement>) {
+        guard let parent = gst_object_get_parent(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstObject.self)) else { return }
+        defer { gst_object_unref(parent) }
+        let pipeline = UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self)
+        gstcam_rtsp_bin_on_deep_element_added(gstcam_rtsp_as_bin(pipeline), { _, _, element, _ in
+            guard let element, gstcam_rtsp_is_base_sink(element) != 0 else { return }
+            gstcam_rtsp_set_bool(element, "async", 0)
+        }, nil, nil)
     }
 
     /// Sets up an appsrc that relays the H.264 branch (the RTSP media's, a WebRTC viewer's): a viewer that cannot

@@ -1,4 +1,6 @@
+import CGStreamer
 import Foundation
+import GStreamer
 import Testing
 @testable import MediaFiles
 @testable import Screen
@@ -49,6 +51,35 @@ import Testing
         RTSPViewer.expectEachReceivedTheStream(viewers, minimumFrames: 90, within: 15)
         #expect(try probe(url) == "h264,320,240", "the server still serves after a viewer was killed")
         #expect(session.state == .running)
+    }
+
+    /// gst-rtsp-server links a viewer's transport sink into the running shared media only when the tee is next idle,
+    /// some time after adding it (the UDP sink behind the TCP one, or the other way round). A sink that had to
+    /// preroll made the live pipeline lose PLAYING meanwhile, and with sixteen viewers joining at once the media
+    /// stalled for every one of them (1 run in 14 of ServeLoadTests). The media's sinks join without preroll: a new
+    /// sink that is not linked yet leaves the pipeline PLAYING.
+    @Test func aViewersSinkWaitingToBeLinkedLeavesTheMediaPlaying() throws {
+        GStreamerRuntime.ensureInitialized()
+        let pipeline = Element(owning: try #require(gst_pipeline_new("media-pipeline")))
+        defer { _ = pipeline.setState(GST_STATE_NULL) }
+        let media = try PipelineParser.parseBin("videotestsrc is-live=true ! tee name=split ! fakesink", file: "ServeRTSPTests")
+        #expect(pipeline.add(media))
+        RTSPMount.addSinksWithoutPreroll(toPipelineOf: media.pointer)
+        #expect(pipeline.setState(GST_STATE_PLAYING) != .failure)
+        #expect(Self.state(of: pipeline) == (GST_STATE_PLAYING, GST_STATE_VOID_PENDING))
+
+        let viewerSink = Element(owning: try #require(gst_element_factory_make("fakesink", "viewer-sink")))
+        #expect(pipeline.add(viewerSink) && viewerSink.syncStateWithParent())
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(Self.state(of: pipeline) == (GST_STATE_PLAYING, GST_STATE_VOID_PENDING), "the media lost PLAYING")
+        #expect(Self.state(of: viewerSink).current == GST_STATE_PLAYING)
+    }
+
+    /// An element's current and pending state, once a state change in progress has ended (2 s at most).
+    private static func state(of element: Element) -> (current: GstState, pending: GstState) {
+        var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+        _ = gst_element_get_state(element.pointer, &current, &pending, 2_000_000_000)
+        return (current, pending)
     }
 
     /// With credentials (required beyond loopback), a client without them is refused (401) and one with them
