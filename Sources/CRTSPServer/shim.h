@@ -73,6 +73,18 @@ static inline void gstcam_rtsp_clear_timestamps(GstBuffer *buffer) {
     GST_BUFFER_DURATION(buffer) = GST_CLOCK_TIME_NONE;
 }
 
+// A writable buffer stamped with `time` as PTS and DTS; a probe's buffer made writable first (GST_PAD_PROBE_INFO_DATA
+// is a field macro too).
+static inline void gstcam_rtsp_stamp_buffer(GstBuffer *buffer, GstClockTime time) {
+    GST_BUFFER_PTS(buffer) = time;
+    GST_BUFFER_DTS(buffer) = time;
+}
+static inline void gstcam_rtsp_probe_stamp_buffer(GstPadProbeInfo *info, GstClockTime time) {
+    GstBuffer *buffer = gst_buffer_make_writable(GST_PAD_PROBE_INFO_BUFFER(info));
+    gstcam_rtsp_stamp_buffer(buffer, time);
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+}
+
 // gst_buffer_copy is a static inline over gst_mini_object_copy; spelled out for the module.
 static inline GstBuffer *gstcam_rtsp_buffer_copy(GstBuffer *buffer) { return gst_buffer_copy(buffer); }
 
@@ -85,5 +97,6 @@ static inline void gstcam_rtsp_factory_allow_role(GstRTSPMediaFactory *factory, 
     gst_rtsp_media_factory_add_role(factory, role, GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
                                     GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
 }
+
 
 #endif

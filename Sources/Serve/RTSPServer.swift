@@ -211,6 +211,7 @@ final class RTSPMount: Sendable {
         let source = Element(owning: found)
         guard gstcam_rtsp_is_app_src(source.pointer) != 0 else { return }
         Self.configure(appSource: source)
+        Self.keepRunningTimes(of: source)
         let key = UInt(bitPattern: media)
         let id = branch.subscribe { sample in Self.push(sample, into: source) }
         feeds.withLock { $0[key] = id }
@@ -223,12 +224,12 @@ final class RTSPMount: Sendable {
     }
 
     /// gst-rtsp-server adds a sink to the shared media's running pipeline when the first viewer over UDP, and the
-    /// first over TCP, sets up (with a queue per sink once there are two). Such a sink prerolls by default: the live
-    /// pipeline loses its PLAYING state until the sink has a buffer, and a sink added meanwhile (the next viewer's) only
-    /// reaches PAUSED. With many viewers joining at once the tee's re-linking then waited on a sink that never
-    /// prerolled, and no viewer got a frame (1 run in 14 of 16 viewers joining together). A live stream needs no
-    /// preroll, and the library's own RTCP sinks already skip it: every sink in the media joins without it
-    /// (async=false), so the pipeline stays PLAYING while viewers come and go.
+    /// first over TCP, sets up, and links it only once its tee is next idle. Such a sink prerolls by default: the
+    /// live pipeline loses PLAYING until the sink has a buffer, and a sink added meanwhile only reaches PAUSED. In a
+    /// stalled run of sixteen viewers joining at once (see `keepRunningTimes`) the media was left PAUSED for good,
+    /// its UDP sink waiting to be linked behind a tee that never went idle. A live stream needs no preroll, and the
+    /// library's own RTCP sinks already skip it: every sink in the media joins without it (async=false), so the
+    /// pipeline stays PLAYING while viewers come and go.
     static func addSinksWithoutPreroll(toPipelineOf bin: UnsafeMutablePointer<GstElement>) {
         guard let parent = gst_object_get_parent(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstObject.self)) else { return }
         defer { gst_object_unref(parent) }
@@ -237,6 +238,45 @@ final class RTSPMount: Sendable {
             guard let element, gstcam_rtsp_is_base_sink(element) != 0 else { return }
             gstcam_rtsp_set_bool(element, "async", 0)
         }, nil, nil)
+    }
+
+    /// Now and then (1 run in about 30 of ServeLoadTests' sixteen viewers joining at once) the frame a new media
+    /// starts with left its appsrc stamped with the clock's absolute time (the machine's uptime, 23 h) instead of a
+    /// running time. An RTP sink then waited 23 h before sending it, so no viewer got a frame; a viewer that got it
+    /// first could not place the frames after it. A running time cannot exceed the time since the appsrc was set
+    /// up: a frame stamped later than that is stamped again with the running time now (0 while the media's
+    /// pipeline has not started its clock yet).
+    static func keepRunningTimes(of source: Element) {
+        guard let clock = gst_system_clock_obtain() else { return }
+        let setUp = gst_clock_get_time(clock)
+        gst_object_unref(clock)
+        // The address, not a reference: a reference held by its own pad's probe would keep the appsrc forever. The
+        // probe runs only while the appsrc streams, so the address is valid whenever it runs.
+        let address = UInt(bitPattern: source.pointer)
+        source.staticPad("src")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { probe in
+            guard let buffer = probe.buffer, let source = UnsafeMutablePointer<GstElement>(bitPattern: address),
+                  let clock = gst_element_get_clock(source) else { return GST_PAD_PROBE_OK }
+            let now = gst_clock_get_time(clock)
+            gst_object_unref(clock)
+            let stamped = gstcam_buffer_pts(buffer)
+            guard stamped != gstcam_clock_time_none(), stamped > now &- setUp &+ 1_000_000_000 else { return GST_PAD_PROBE_OK }
+            gstcam_rtsp_probe_stamp_buffer(probe.info, runningTime(now: now, of: source, startedAfter: setUp))
+            return GST_PAD_PROBE_OK
+        }
+    }
+
+    /// The media's running time at `now`, from its pipeline's base time (0 while that is older than `setUp`: the
+    /// pipeline has not started its clock).
+    private static func runningTime(now: GstClockTime, of source: UnsafeMutablePointer<GstElement>,
+                                    startedAfter setUp: GstClockTime) -> GstClockTime {
+        var base: GstClockTime = 0
+        var ancestor = gst_object_get_parent(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstObject.self))
+        while let current = ancestor {
+            base = gst_element_get_base_time(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GstElement.self))
+            ancestor = gst_object_get_parent(current)
+            gst_object_unref(current)
+        }
+        return base >= setUp && now >= base ? now - base : 0
     }
 
     /// Sets up an appsrc that relays the H.264 branch (the RTSP media's, a WebRTC viewer's): a viewer that cannot

@@ -1,4 +1,5 @@
 import CGStreamer
+import CRTSPServer
 import Foundation
 import GStreamer
 import Testing
@@ -55,9 +56,8 @@ import Testing
 
     /// gst-rtsp-server links a viewer's transport sink into the running shared media only when the tee is next idle,
     /// some time after adding it (the UDP sink behind the TCP one, or the other way round). A sink that had to
-    /// preroll made the live pipeline lose PLAYING meanwhile, and with sixteen viewers joining at once the media
-    /// stalled for every one of them (1 run in 14 of ServeLoadTests). The media's sinks join without preroll: a new
-    /// sink that is not linked yet leaves the pipeline PLAYING.
+    /// preroll made the live pipeline lose PLAYING meanwhile (for good in a stalled run of ServeLoadTests). The
+    /// media's sinks join without preroll: a new sink that is not linked yet leaves the pipeline PLAYING.
     @Test func aViewersSinkWaitingToBeLinkedLeavesTheMediaPlaying() throws {
         GStreamerRuntime.ensureInitialized()
         let pipeline = Element(owning: try #require(gst_pipeline_new("media-pipeline")))
@@ -73,6 +73,39 @@ import Testing
         Thread.sleep(forTimeInterval: 0.3)
         #expect(Self.state(of: pipeline) == (GST_STATE_PLAYING, GST_STATE_VOID_PENDING), "the media lost PLAYING")
         #expect(Self.state(of: viewerSink).current == GST_STATE_PLAYING)
+    }
+
+    /// Now and then the frame a new RTSP media starts with left its appsrc stamped with the clock's absolute time
+    /// (the machine's uptime) instead of a running time; an RTP sink then waited that long before sending anything.
+    /// Such a frame is stamped again with the media's running time; a frame stamped with a running time passes as
+    /// it is.
+    @Test func aFrameStampedWithTheClocksAbsoluteTimeGetsTheRunningTime() throws {
+        GStreamerRuntime.ensureInitialized()
+        let pipeline = Element(owning: try #require(gst_pipeline_new("media-pipeline")))
+        defer { _ = pipeline.setState(GST_STATE_NULL) }
+        let media = try PipelineParser.parseBin("appsrc name=network-source is-live=true format=time ! appsink name=sent sync=false async=false",
+                                                file: "ServeRTSPTests")
+        #expect(pipeline.add(media))
+        let source = try #require(media.child(named: "network-source")), sent = try #require(media.child(named: "sent"))
+        RTSPMount.keepRunningTimes(of: source)
+        #expect(pipeline.setState(GST_STATE_PLAYING) != .failure)
+        #expect(Self.state(of: pipeline).current == GST_STATE_PLAYING)
+        let clock = try #require(gst_element_get_clock(pipeline.pointer))
+        defer { gst_object_unref(clock) }
+
+        /// The timestamp `sent` receives for a frame pushed stamped `time`.
+        func received(stamped time: GstClockTime) throws -> GstClockTime {
+            let buffer = try #require(gst_buffer_new_allocate(nil, 16, nil))
+            gstcam_rtsp_stamp_buffer(buffer, time)
+            _ = gst_app_src_push_buffer(gstcam_rtsp_as_app_src(source.pointer), buffer)
+            let sample = try #require(gst_app_sink_try_pull_sample(gstcam_as_app_sink(sent.pointer), 2_000_000_000))
+            defer { gst_sample_unref(sample) }
+            return gstcam_buffer_pts(gst_sample_get_buffer(sample))
+        }
+        let absolute = gst_clock_get_time(clock)
+        let restamped = try received(stamped: absolute)
+        #expect(restamped < 1_000_000_000, "a frame stamped \(absolute) ns left the appsrc at \(restamped) ns")
+        #expect(try received(stamped: 500_000_000) == 500_000_000)
     }
 
     /// An element's current and pending state, once a state change in progress has ended (2 s at most).
