@@ -98,5 +98,4 @@ static inline void gstcam_rtsp_factory_allow_role(GstRTSPMediaFactory *factory, 
                                     GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
 }
 
-
 #endif
