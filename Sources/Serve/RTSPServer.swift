@@ -240,12 +240,11 @@ final class RTSPMount: Sendable {
         }, nil, nil)
     }
 
-    /// Now and then (1 run in about 30 of ServeLoadTests' sixteen viewers joining at once) the frame a new media
+    /// Now and then (2 runs in about 220 of sixteen viewers joining at once, docs/serve.md) the frame a new media
     /// starts with left its appsrc stamped with the clock's absolute time (the machine's uptime, 23 h) instead of a
-    /// running time. An RTP sink then waited 23 h before sending it, so no viewer got a frame; a viewer that got it
-    /// first could not place the frames after it. A running time cannot exceed the time since the appsrc was set
-    /// up: a frame stamped later than that is stamped again with the running time now (0 while the media's
-    /// pipeline has not started its clock yet).
+    /// running time. An RTP sink then waited 23 h before sending it, so no viewer got a frame. A running time cannot
+    /// exceed the time since the appsrc was set up: a frame stamped later than that is stamped again with the
+    /// running time now (0 while the media's pipeline has not started its clock yet).
     static func keepRunningTimes(of source: Element) {
         guard let clock = gst_system_clock_obtain() else { return }
         let setUp = gst_clock_get_time(clock)
