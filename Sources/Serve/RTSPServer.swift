@@ -211,7 +211,6 @@ final class RTSPMount: Sendable {
         let source = Element(owning: found)
         guard gstcam_rtsp_is_app_src(source.pointer) != 0 else { return }
         Self.configure(appSource: source)
-        Self.keepRunningTimes(of: source)
         let key = UInt(bitPattern: media)
         let id = branch.subscribe { sample in Self.push(sample, into: source) }
         feeds.withLock { $0[key] = id }
@@ -278,8 +277,9 @@ final class RTSPMount: Sendable {
         return base >= setUp && now >= base ? now - base : 0
     }
 
-    /// Sets up an appsrc that relays the H.264 branch (the RTSP media's, a WebRTC viewer's): a viewer that cannot
-    /// keep up loses old frames there, never holding back the branch (or the camera).
+    /// Sets up an appsrc that relays the H.264 branch (the RTSP media's, a WebRTC viewer's, the publisher's): a
+    /// viewer that cannot keep up loses old frames there, never holding back the branch (or the camera); a frame
+    /// it stamps with an impossible time gets the running time (`keepRunningTimes`).
     static func configure(appSource source: Element) {
         guard gstcam_rtsp_is_app_src(source.pointer) != 0 else { return }
         let appSource = gstcam_rtsp_as_app_src(source.pointer)
@@ -289,6 +289,7 @@ final class RTSPMount: Sendable {
             gst_app_src_set_caps(appSource, caps)
             gst_caps_unref(caps)
         }
+        keepRunningTimes(of: source)
     }
 
     /// Relays one encoded sample: a copy of the buffer's metadata (the encoded bytes are shared), stamped again by

@@ -87,7 +87,7 @@ import Testing
                                                 file: "ServeRTSPTests")
         #expect(pipeline.add(media))
         let source = try #require(media.child(named: "network-source")), sent = try #require(media.child(named: "sent"))
-        RTSPMount.keepRunningTimes(of: source)
+        RTSPMount.configure(appSource: source)
         #expect(pipeline.setState(GST_STATE_PLAYING) != .failure)
         #expect(Self.state(of: pipeline).current == GST_STATE_PLAYING)
         let clock = try #require(gst_element_get_clock(pipeline.pointer))
