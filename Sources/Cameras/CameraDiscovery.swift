@@ -84,6 +84,6 @@ public enum CameraDiscovery {
     static func looksInfrared(name: String, formats: [PixelFormat]) -> Bool {
         if !formats.isEmpty && formats.allSatisfy(\.isGreyscale) { return true }
         let words = name.split { !$0.isLetter && !$0.isNumber }.map { $0.lowercased() }
-        return words.contains("ir") || name.lowercased().contains("infrared")
+        return words.contains("ir") || name.lowercased().containsText("infrared")
     }
 }

@@ -1,4 +1,5 @@
 import V4L2
+import LinuxSystem
 /// How frames of a pixel format reach the rest of the pipeline, which decides the pipeline file: raw video
 /// (`default.pipeline`), Motion-JPEG decoded with `jpegdec` (`mjpeg.pipeline`) or Bayer sensor data turned
 /// into colour by `bayer2rgb` (`bayer.pipeline`).
@@ -45,9 +46,9 @@ public enum SourceKind: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The kind a pipeline file asks of the camera, read from the media type of its caps.
     public init(pipelineTemplate template: String) {
-        if template.contains(SourceKind.motionJPEG.mediaType) {
+        if template.containsText(SourceKind.motionJPEG.mediaType) {
             self = .motionJPEG
-        } else if template.contains(SourceKind.bayer.mediaType) {
+        } else if template.containsText(SourceKind.bayer.mediaType) {
             self = .bayer
         } else {
             self = .raw

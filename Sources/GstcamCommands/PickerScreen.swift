@@ -1,4 +1,3 @@
-import FoundationEssentials
 import GstCamera
 import LinuxSystem
 import Reports
@@ -10,7 +9,7 @@ import Screen
 enum PickerScreen {
     static func run(camera: CameraOptions, directory: String?, json: Bool, flash: FlashMode, timer: Int) async throws {
         var camera = camera
-        let output = try PreviewOutput.choose(sink: nil, environment: ProcessInfo.processInfo.environment)
+        let output = try PreviewOutput.choose(sink: nil, environment: ProcessEnvironment.current())
         guard output != .none else {
             throw UsageError("--preview needs a display or a terminal to show the camera in")
         }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import GstCamera
 import LinuxSystem
@@ -60,7 +59,7 @@ enum PreviewCommand: Command {
         // GStreamer starts, and loads the pipeline's plugins, while the display is checked and the camera probed
         // (issue 13; as `gstcam capture` does).
         CameraSession.startGStreamerEarly(for: camera.configuration)
-        let output = try PreviewOutput.choose(sink: sink, environment: ProcessInfo.processInfo.environment)
+        let output = try PreviewOutput.choose(sink: sink, environment: ProcessEnvironment.current())
         _ = try await runScreen(camera: &camera, output: output, duration: duration, json: json, picker: false,
                                 switchEvery: switchEvery, waitsForCamera: !noWait, flash: flash ?? .off,
                                 preRoll: pre.map { .milliseconds(Int($0 * 1000)) })

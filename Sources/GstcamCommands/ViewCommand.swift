@@ -79,7 +79,7 @@ enum ViewCommand: Command {
                 + "Take one with `gstcam capture`, or choose another folder with --dir.\n")
             throw ExitRequest(status: .failure)
         }
-        let sink = try PhotoViewer.windowSink(sinkName, environment: ProcessInfo.processInfo.environment)
+        let sink = try PhotoViewer.windowSink(sinkName, environment: ProcessEnvironment.current())
         let viewer = try PhotoViewer.open(items: items, showing: index, sink: sink, trash: Trash(environment: library.environment))
         let interrupt = Interrupt { viewer.close() }
         let ending = await viewer.run()

@@ -33,6 +33,16 @@ public struct FileDescriptor: ~Copyable, Sendable {
         try SystemCalls.read(rawValue, count: count, at: offset)
     }
 
+    /// The file from `offset` to its end, read in pieces (pread(2)).
+    public func readToEnd(from offset: Int = 0) throws(Errno) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while true {
+            let piece = try read(count: 64 * 1024, at: offset + bytes.count)
+            if piece.isEmpty { return bytes }
+            bytes += piece
+        }
+    }
+
     /// fcntl(2) F_GETFL/F_SETFL: blocking or non-blocking I/O from now on.
     public func setBlocking(_ blocking: Bool) throws(Errno) {
         let flags = try SystemCalls.valueOrErrno { fcntl(rawValue, F_GETFL) }

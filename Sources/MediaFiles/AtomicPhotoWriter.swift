@@ -270,9 +270,9 @@ public struct AtomicPhotoWriter: Sendable {
 
     /// The pid in `.<name>.partial-<pid>-<n>`, or nil if `name` is not a temporary file name.
     static func temporaryFileOwner(_ name: String) -> pid_t? {
-        let pieces = name.split(separator: temporaryMarker, omittingEmptySubsequences: false)
+        let pieces = name.components(separatedByText: temporaryMarker)
         guard name.hasPrefix("."), pieces.count >= 2, let tail = pieces.last else { return nil }
-        let parts = tail.split(separator: "-", omittingEmptySubsequences: false)
+        let parts = tail.split(separator: "-" as Character, omittingEmptySubsequences: false)
         guard parts.count == 2, let pid = pid_t(parts[0]), Int(parts[1]) != nil, pid > 0 else { return nil }
         return pid
     }

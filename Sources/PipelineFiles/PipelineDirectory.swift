@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import Synchronization
 import CameraErrors
@@ -20,7 +19,7 @@ public enum PipelineDirectory {
         let explicit = getenv(environmentVariable).map { String(cString: $0) }
         if let found = found.withLock({ $0 }), found.explicit == explicit { return found.folder }
         let candidates = searchPath(explicit: explicit)
-        for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/default.pipeline") {
+        for candidate in candidates where (try? SystemCalls.status(candidate + "/default.pipeline")) != nil {
             found.withLock { $0 = (explicit, candidate) }
             return candidate
         }
@@ -32,8 +31,8 @@ public enum PipelineDirectory {
 
     /// The pipelines/ folder of the checkout this library was built from (this file is
     /// Sources/PipelineFiles/PipelineDirectory.swift in it).
-    static let checkoutPipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("pipelines").path
+    static let checkoutPipelines = FilePath.join(
+        FilePath.directory(of: FilePath.directory(of: FilePath.directory(of: #filePath))), "pipelines")
 
     static func searchPath(explicit: String?) -> [String] {
         var candidates: [String] = []
@@ -41,11 +40,11 @@ public enum PipelineDirectory {
             candidates.append(explicit)
         }
         if let executableFolder = try? RunningExecutable.folder() {
-            var folder = URL(fileURLWithPath: executableFolder, isDirectory: true)
+            var folder = executableFolder
             for _ in 0..<5 {
-                candidates.append(folder.appendingPathComponent("pipelines").path)
-                candidates.append(folder.appendingPathComponent("share/gstcam/pipelines").path)
-                folder.deleteLastPathComponent()
+                candidates.append(FilePath.join(folder, "pipelines"))
+                candidates.append(FilePath.join(folder, "share/gstcam/pipelines"))
+                folder = FilePath.directory(of: folder)
             }
         }
         candidates.append(checkoutPipelines)

@@ -7,7 +7,7 @@ extension PipelineFile {
         var names: [String] = []
         for link in template.split(separator: "!") {
             guard let word = link.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).first,
-                  !word.contains("/"), !word.contains("."), !word.contains("$"), !word.contains("=") else { continue }
+                  !word.contains(where: { "/.$=".contains($0) }) else { continue }
             let name = String(word)
             if !names.contains(name) { names.append(name) }
         }

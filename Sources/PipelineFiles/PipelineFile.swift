@@ -1,6 +1,7 @@
-import FoundationEssentials
+import Glibc
 import CameraErrors
 import GStreamer
+import LinuxSystem
 
 /// A pipeline description file: gst-launch syntax, `#` comment lines, and `${name}` placeholders.
 public struct PipelineFile: Sendable {
@@ -13,17 +14,20 @@ public struct PipelineFile: Sendable {
     /// ("mjpeg" → pipelines/mjpeg.pipeline, "photo-jpeg.branch" → pipelines/photo-jpeg.branch).
     public static func load(_ nameOrPath: String) throws -> PipelineFile {
         let path: String
-        if nameOrPath.contains("/") {
+        if nameOrPath.contains("/" as Character) {
             path = nameOrPath
         } else {
-            let file = nameOrPath.contains(".") ? nameOrPath : nameOrPath + ".pipeline"
+            let file = nameOrPath.contains("." as Character) ? nameOrPath : nameOrPath + ".pipeline"
             path = try PipelineDirectory.find() + "/" + file
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptor.open(path, O_RDONLY).readToEnd()
+        } catch {
+            let reason = error.code == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(error.code))))"
             throw CameraError.badPipelineFile(file: path, detail: "the file \(reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CameraError.badPipelineFile(file: path, detail: "the file is not UTF-8 text")
         }
         // Swift's own whitespace test: Foundation's trimmingCharacters bridges every line through NSString (0.6 ms
@@ -60,7 +64,7 @@ public struct PipelineFile: Sendable {
     public var placeholders: [String] {
         var names: [String] = []
         var rest = template[...]
-        while let open = rest.firstRange(of: "${") {
+        while let open = rest.firstRange(ofText: "${") {
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
             let name = String(rest[open.upperBound..<close])
             if !names.contains(name) { names.append(name) }
@@ -76,7 +80,7 @@ public struct PipelineFile: Sendable {
         try Self.checkFrameSize(parameters)
         var result = ""
         var rest = template[...]
-        while let open = rest.firstRange(of: "${") {
+        while let open = rest.firstRange(ofText: "${") {
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
                 throw CameraError.badPipelineFile(file: path, detail: "a ${ has no closing }")
             }

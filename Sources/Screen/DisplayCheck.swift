@@ -57,7 +57,7 @@ enum DisplayCheck {
     /// server that refuses us (authorization) is as useless as none.
     static func x11Failure(_ display: String) -> String? {
         guard let colon = display.lastIndex(of: ":"),
-              let number = Int(display[display.index(after: colon)...].split(separator: ".").first ?? "") else {
+              let number = Int(display[display.index(after: colon)...].split(separator: "." as Character).first ?? "") else {
             return "it is not of the form :N or host:N"
         }
         let host = String(display[..<colon])

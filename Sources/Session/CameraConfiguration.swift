@@ -3,6 +3,7 @@ import Controls
 import Cameras
 import PipelineFiles
 import V4L2
+import LinuxSystem
 /// What a session opens: which pipeline file, which device, and at which size and rate.
 ///
 /// These values are taken as they are. To open a camera in a mode it really has, start from
@@ -122,7 +123,7 @@ extension CameraConfiguration {
     /// rate: the error names the nearest mode it has, instead of GStreamer's "not-negotiated". Files whose source
     /// caps do not use `${framerate}` ask something else of the camera and are not checked.
     func checkOffered(by camera: Camera, file: PipelineFile) throws(CameraError) {
-        guard file.template.contains("${framerate}") else { return }
+        guard file.template.containsText("${framerate}") else { return }
         let kind = SourceKind(pipelineTemplate: file.template)
         guard !camera.offers(kind, width: width, height: height, frameRate: framerate) else { return }
         let asked = ModeRequest(width: width, height: height, frameRate: framerate, purpose: .preview)

@@ -422,7 +422,7 @@ public final class CameraSession: Sendable {
     /// pipeline file of the user's that does not use `${format}`).
     private func pinSourceFormat(in pipeline: Element) {
         guard let format = configuration.pixelFormat?.rawCapsFormat, let sourceCaps = pipeline.child(named: "source-caps"),
-              let caps = sourceCaps.caps("caps"), caps.hasPrefix("video/x-raw"), !caps.contains(";"), !caps.contains("format=")
+              let caps = sourceCaps.caps("caps"), caps.hasPrefix("video/x-raw"), !caps.contains(";" as Character), !caps.containsText("format=")
         else { return }
         sourceCaps.setCaps("caps", "\(caps), format=\(format)")
     }
