@@ -8,6 +8,16 @@ import Screen
 /// `gstcam` runs every command but `serve` itself, `gstcam-serve` runs `serve` too: only serving needs libsoup,
 /// gst-rtsp-server and webrtc, whose loading cost every cold photo 3 MiB and 4 ms (docs/benchmarks.md).
 package enum GstcamMain {
+    /// Runs `run(_:serve:)` on a pool thread while the calling thread, main.swift's, waits for the exit. An async
+    /// main would park the main thread in dispatch_main(), which ends it with pthread_exit: that unwinds the
+    /// thread's stack, and libgcc's unwinder then reads the binary's unwind tables, ~0.4 MiB of resident memory
+    /// for every command (docs/benchmarks.md). Only dispatch_main() would serve the main queue and the main actor,
+    /// and nothing in gstcam runs on them.
+    package static func start(_ words: [String], serve: any Command.Type) -> Never {
+        Task.detached { await run(words, serve: serve) }
+        while true { pause() }
+    }
+
     /// Runs the command `words` (the arguments after argv[0]) name and exits with its status. Call
     /// `Interrupt.install()` first.
     package static func run(_ words: [String], serve: any Command.Type) async -> Never {

@@ -1,5 +1,5 @@
 import GstcamCommands
 
 // gstcam-serve: gstcam with its serving code, which `gstcam serve` runs (GstcamCommands/ServeLauncher.swift).
-Interrupt.install()  // here, on the main thread, before any await: see Interrupt.install
-await GstcamMain.run(Array(CommandLine.arguments.dropFirst()), serve: ServeCommand.self)
+Interrupt.install()  // here, on the main thread, first: see Interrupt.install
+GstcamMain.start(Array(CommandLine.arguments.dropFirst()), serve: ServeCommand.self)
