@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LinuxSystem
 
 /// What the photo library reads from the outside world — environment variables, the clock and the local
 /// time zone — gathered in one value so tests can give it a fake HOME, a fixed time and a fixed offset.
@@ -23,7 +24,7 @@ public struct PhotoEnvironment: Sendable {
 
     /// This process's environment, clock and time zone (TZ / /etc/localtime).
     public static var current: PhotoEnvironment {
-        PhotoEnvironment(variables: processVariables())
+        PhotoEnvironment(variables: ProcessEnvironment.current())
     }
 
     /// The local time zone's offset from UTC at `date`, as localtime(3) computes it.
@@ -50,19 +51,6 @@ public struct PhotoEnvironment: Sendable {
     func value(_ name: String) -> String? {
         guard let value = variables[name], !value.isEmpty else { return nil }
         return value
-    }
-
-    private static func processVariables() -> [String: String] {
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return variables
     }
 }
 
