@@ -2,32 +2,24 @@ extension FrameOverlay.Picture {
     /// The picture over a black box `opacity` opaque around its pixels, `padding` larger on every side (what
     /// textoverlay's shaded background was, for the status line); a wholly transparent picture stays as it is.
     func onBox(padding: Int, opacity: Double) -> FrameOverlay.Picture {
-        guard rows > 0 else { return self }
-        var left = width, right = -1
-        for row in 0..<rows {
-            for x in 0..<width where band[(row * width + x) * 4 + 3] != 0 {
-                left = min(left, x)
-                right = max(right, x)
-            }
-        }
-        guard right >= left else { return self }
+        guard rows > 0, let columns = runs.columns else { return self }
         let boxTop = max(0, top - padding), boxBottom = min(height, top + rows + padding)
-        let boxLeft = max(0, left - padding), boxRight = min(width, right + 1 + padding)
+        let boxColumns = max(0, columns.lowerBound - padding)..<min(width, columns.upperBound + 1 + padding)
         let boxAlpha = UInt32((opacity * 255).rounded())
-        var boxed = [UInt8](repeating: 0, count: (boxBottom - boxTop) * width * 4)
-        for y in boxTop..<boxBottom {
-            for x in boxLeft..<boxRight {
-                let target = ((y - boxTop) * width + x) * 4
-                var alpha: UInt32 = 0
-                if y >= top, y < top + rows {
+        var boxed = FrameOverlay.Runs()
+        var line = [UInt32](repeating: 0, count: width)
+        line.withUnsafeMutableBufferPointer { line in
+            for y in boxTop..<boxBottom {
+                runs.decode(row: y - top, into: line)
+                for x in 0..<width {
+                    guard boxColumns.contains(x) else { line[x] = 0; continue }
                     // Premultiplied: the text's colours over black add nothing; the alphas combine.
-                    let source = ((y - top) * width + x) * 4
-                    for channel in 0..<3 { boxed[target + channel] = band[source + channel] }
-                    alpha = UInt32(band[source + 3])
+                    let alpha = line[x] >> 24
+                    line[x] = line[x] & 0x00FF_FFFF | (alpha + (boxAlpha * (255 - alpha) + 127) / 255) << 24
                 }
-                boxed[target + 3] = UInt8(alpha + (boxAlpha * (255 - alpha) + 127) / 255)
+                boxed.appendRow(width: width) { line[$0] }
             }
         }
-        return FrameOverlay.Picture(band: boxed, top: boxTop, rows: boxBottom - boxTop, width: width, height: height)
+        return FrameOverlay.Picture(runs: boxed, top: boxTop, rows: boxBottom - boxTop, width: width, height: height)
     }
 }

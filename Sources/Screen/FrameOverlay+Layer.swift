@@ -7,73 +7,33 @@ extension FrameOverlay {
     /// byte and its "keep" byte read from two frame-sized arrays as well, and the blend (memory-bound) cost
     /// 4.6 ms a second of the window preview at 1280x720 (perf, docs/benchmarks.md).
     struct Layer: Sendable {
-        /// `count` pixels of row `row` (of the band) from `x`: one pixel repeated (`uniform`) or `count` pixels of
-        /// `pixels` from `offset`.
-        struct Run: Sendable, Equatable {
-            let row: Int
-            let x: Int
-            let count: Int
-            let content: Content
+        typealias Run = Runs.Run
 
-            enum Content: Sendable, Equatable {
-                case uniform(UInt32)
-                case pixels(offset: Int)
-            }
-        }
-
-        let runs: [Run]
+        /// The runs in the frames' byte order, row 0 being the frame's row `top`.
+        private let encoded: Runs
+        var runs: [Run] { encoded.runs }
         /// The pixels of the runs that are not uniform, in the frames' byte order.
-        let pixels: [UInt8]
+        var pixels: [UInt8] { encoded.pixels }
         let top: Int
         let width: Int
         let height: Int
         /// Where a pixel keeps its alpha (the frames' fourth byte).
         let alphaIndex: Int
 
-        /// A run of the same pixel at least this long is kept as one pixel (a shorter one is cheaper as pixels).
-        static let shortestUniformRun = 8
-
         /// `picture` for frames `width` × `height` whose red, green and blue are the bytes `channels` says.
         init(_ picture: Picture, width: Int, height: Int, channels: (red: Int, green: Int, blue: Int)) {
-            let scaled = picture.scaled(width: width, height: height)
             let alphaIndex = 6 - channels.red - channels.green - channels.blue
-            var runs: [Run] = []
-            var pixels: [UInt8] = []
-            scaled.band.withUnsafeBytes { band in
-                // Premultiplied BGRA to the frames' order, as one little-endian word.
-                func pixel(_ row: Int, _ x: Int) -> UInt32 {
-                    let at = (row * width + x) * 4
-                    return UInt32(band[at]) << (8 * channels.blue) | UInt32(band[at + 1]) << (8 * channels.green)
-                        | UInt32(band[at + 2]) << (8 * channels.red) | UInt32(band[at + 3]) << (8 * alphaIndex)
-                }
-                for row in 0..<scaled.rows {
-                    var x = 0
-                    var literalStart: Int?
-                    func endLiteral(at end: Int) {
-                        guard let start = literalStart else { return }
-                        runs.append(Run(row: row, x: start, count: end - start, content: .pixels(offset: pixels.count)))
-                        for column in start..<end { withUnsafeBytes(of: pixel(row, column).littleEndian) { pixels.append(contentsOf: $0) } }
-                        literalStart = nil
-                    }
-                    while x < width {
-                        let value = pixel(row, x)
-                        var end = x + 1
-                        while end < width, pixel(row, end) == value { end += 1 }
-                        if value == 0 || end - x >= Self.shortestUniformRun {
-                            endLiteral(at: x)
-                            if value != 0 { runs.append(Run(row: row, x: x, count: end - x, content: .uniform(value))) }
-                        } else if literalStart == nil {
-                            literalStart = x
-                        }
-                        x = end
-                    }
-                    endLiteral(at: width)
-                }
+            // Premultiplied BGRA to the frames' order, as one little-endian word (transparent stays zero).
+            func reordered(_ bgra: UInt32) -> UInt32 {
+                (bgra & 0xFF) << (8 * channels.blue) | (bgra >> 8 & 0xFF) << (8 * channels.green)
+                    | (bgra >> 16 & 0xFF) << (8 * channels.red) | (bgra >> 24) << (8 * alphaIndex)
             }
-            self.runs = runs
-            self.pixels = pixels
+            var encoded = Runs()
+            top = picture.stretchedRows(width: width, height: height) { _, row in
+                encoded.appendRow(width: width) { reordered(row[$0]) }
+            }
+            self.encoded = encoded
             self.alphaIndex = alphaIndex
-            top = scaled.top
             self.width = width
             self.height = height
         }
@@ -81,14 +41,17 @@ extension FrameOverlay {
         /// Blends the layer into a frame of its size `bytesPerRow` apart.
         func blend(into frame: UnsafeMutableRawPointer, bytesPerRow: Int) {
             let alphaShift = UInt32(8 * alphaIndex)
-            pixels.withUnsafeBytes { pixels in
-                for run in runs {
-                    let to = frame + (top + run.row) * bytesPerRow + run.x * 4
-                    switch run.content {
-                    case let .uniform(pixel):
-                        Self.blend(uniform: pixel, alphaShift: alphaShift, into: to, count: run.count)
-                    case let .pixels(offset):
-                        Self.blend(pixels.baseAddress! + offset, alphaShift: alphaShift, into: to, count: run.count)
+            encoded.pixels.withUnsafeBytes { pixels in
+                for row in 0..<encoded.rowCount {
+                    let line = frame + (top + row) * bytesPerRow
+                    for run in encoded.runs(ofRow: row) {
+                        let to = line + run.x * 4
+                        switch run.content {
+                        case let .uniform(pixel):
+                            Self.blend(uniform: pixel, alphaShift: alphaShift, into: to, count: run.count)
+                        case let .pixels(offset):
+                            Self.blend(pixels.baseAddress! + Int(offset), alphaShift: alphaShift, into: to, count: run.count)
+                        }
                     }
                 }
             }
