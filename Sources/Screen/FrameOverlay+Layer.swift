@@ -29,7 +29,7 @@ extension FrameOverlay {
                     | (bgra >> 16 & 0xFF) << (8 * channels.red) | (bgra >> 24) << (8 * alphaIndex)
             }
             var encoded = Runs()
-            top = picture.stretchedRows(width: width, height: height) { _, row in
+            top = picture.stretchedRows(width: width, height: height) { row in
                 encoded.appendRow(width: width) { reordered(row[$0]) }
             }
             self.encoded = encoded

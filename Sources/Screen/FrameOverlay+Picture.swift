@@ -64,10 +64,9 @@ extension FrameOverlay {
         }
 
         /// The band stretched to a picture `newWidth` × `newHeight` (nearest pixel): `body` gets each of its rows
-        /// in turn (0 is the stretched band's first row), as words. Returns the stretched band's first row in the
-        /// stretched picture. Made once per change and frame size, not per frame.
-        func stretchedRows(width newWidth: Int, height newHeight: Int,
-                           _ body: (Int, UnsafeBufferPointer<UInt32>) -> Void) -> Int {
+        /// in turn, top to bottom, as words. Returns the stretched band's first row in the stretched picture. Made
+        /// once per change and frame size, not per frame.
+        func stretchedRows(width newWidth: Int, height newHeight: Int, _ body: (UnsafeBufferPointer<UInt32>) -> Void) -> Int {
             let newTop = top * newHeight / height
             let newBottom = max(newTop, ((top + rows) * newHeight + height - 1) / height)
             var source = [UInt32](repeating: 0, count: width)
@@ -82,11 +81,11 @@ extension FrameOverlay {
                             decodedRow = sourceRow
                         }
                         guard newWidth != width else {
-                            body(row - newTop, UnsafeBufferPointer(source))
+                            body(UnsafeBufferPointer(source))
                             continue
                         }
                         for x in 0..<newWidth { stretched[x] = source[x * width / newWidth] }
-                        body(row - newTop, UnsafeBufferPointer(stretched))
+                        body(UnsafeBufferPointer(stretched))
                     }
                 }
             }

@@ -4,7 +4,8 @@ extension FrameOverlay {
     /// the rest pixel by pixel. Each pixel is one little-endian word, in whatever byte order its owner keeps.
     ///
     /// Both the pictures a window keeps (to lay out again at another frame size) and their layers (blended into
-    /// every frame) are kept this way: a 1280-wide control bar's band is about a tenth of its 0.6 MB of pixels.
+    /// every frame) are kept this way (heaptrack of a 1280x720 window preview: everything Swift allocated at the peak
+    /// 1.0 → 0.26 MB, when the control bar's picture alone was 0.65 MB of pixels).
     struct Runs: Sendable, Equatable {
         /// `count` pixels from column `x` (of the row whose runs it is among): one pixel repeated (`uniform`) or
         /// `count` pixels of `pixels` from `offset`. 32-bit fields: a control bar has a few thousand runs.
