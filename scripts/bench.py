@@ -226,14 +226,20 @@ def previews(rounds, seconds):
     status_line = ["!", "textoverlay", f"text=Virtual UVC Camera ({CAMERA.split('/')[-1]}) · {w}×{h} · 30.0 fps · 1× · no torch",
                    "font-desc=Sans 12", "valignment=bottom", "halignment=left", "shaded-background=true"]
     with_text = gst_launch(*camera, "videoconvert") + status_line + ["!", "ximagesink"]
+    # gstcam's window converts without interpolating the colour samples (pipelines/display.branch): the third peer
+    # converts the same way, so that row shows what gstcam costs on top of the conversion it chose.
     window = alternate(gstcams(preview + ["--sink", "ximagesink"], window=True) + [
         ("gst-launch", gst_launch(*camera, "videoconvert", "ximagesink"), {"window": True}),
         ("gst-launch-text", with_text, {"window": True}),
+        ("gst-launch-nearest", gst_launch(*camera, "videoconvert chroma-mode=none", "ximagesink"), {"window": True}),
     ], rounds, "preview window")
     report_cpu(f"{seconds} s preview {w}x{h} in a window (`--sink ximagesink`, Xvfb)", window,
                "`gst-launch-1.0 v4l2src ! videoconvert ! ximagesink`")
     report_cpu(f"{seconds} s preview {w}x{h} in a window", window,
                "the same with a `textoverlay` status line (Pango, as the camera screen draws its text)", peer="gst-launch-text")
+    report_cpu(f"{seconds} s preview {w}x{h} in a window", window,
+               "`gst-launch-1.0 v4l2src ! videoconvert chroma-mode=none ! ximagesink` (the conversion gstcam's window uses)",
+               peer="gst-launch-nearest")
     headless = alternate(gstcams(preview + ["--sink", "none"]) + [
         ("gst-launch", gst_launch(*camera, "fakesink"), {}),
     ], rounds, "preview none")
