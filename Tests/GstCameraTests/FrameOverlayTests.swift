@@ -49,13 +49,7 @@ import Testing
         overlay.show(picture)
         let sink = try #require(pipeline.child(named: "out"))
         _ = pipeline.setState(GST_STATE_PLAYING)
-        let sample = try #require(gst_app_sink_try_pull_sample(gstcam_as_app_sink(sink.pointer), 5_000_000_000))
-        defer { gst_sample_unref(sample) }
-        let buffer = try #require(gst_sample_get_buffer(sample))
-        var map = GstMapInfo()
-        try #require(gstcam_buffer_map_read(buffer, &map) != 0)
-        defer { gst_buffer_unmap(buffer, &map) }
-        return Array(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+        return try nextFrameBytes(of: sink)
     }
 
     static func bgr(_ frame: [UInt8], _ x: Int, _ y: Int) -> [UInt8] {

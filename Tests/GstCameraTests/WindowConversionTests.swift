@@ -26,14 +26,7 @@ import GStreamer
         defer { _ = pipeline.setState(GST_STATE_NULL) }
         let sink = try #require(pipeline.child(named: "display"))
         _ = pipeline.setState(GST_STATE_PLAYING)
-        let sample = try #require(gst_app_sink_try_pull_sample(gstcam_as_app_sink(sink.pointer), 5_000_000_000),
-                                  "no frame left the window branch")
-        defer { gst_sample_unref(sample) }
-        let buffer = try #require(gst_sample_get_buffer(sample))
-        var map = GstMapInfo()
-        try #require(gstcam_buffer_map_read(buffer, &map) != 0)
-        defer { gst_buffer_unmap(buffer, &map) }
-        let window = Array(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+        let window = try nextFrameBytes(of: sink)
         try #require(window.count == width * height * 4, "the window's frame has \(window.count) bytes")
         func colour(_ x: Int, _ y: Int) -> [UInt8] { Array(window[(y * width + x) * 4..<(y * width + x) * 4 + 3]) }
         let orange = colour(0, 0), blue = colour(2, 0)
