@@ -5,6 +5,7 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
+#include <gst/base/gstbasesrc.h>
 #include <gst/video/video.h>
 #include <gst/video/navigation.h>
 #include <gst/tag/tag.h>
@@ -39,6 +40,15 @@ static inline gboolean gstcam_is_app_sink(GstElement *element) { return GST_IS_A
 // Pushes a sample's buffer (and its caps, when they changed) into an appsrc; the sample stays the caller's.
 static inline GstFlowReturn gstcam_app_src_push_sample(GstElement *element, GstSample *sample) {
     return gst_app_src_push_sample(GST_APP_SRC(element), sample);
+}
+
+// GST_IS_BASE_SRC / GST_BASE_SRC are cast macros: whether an element is a source that is live (a camera).
+static inline gboolean gstcam_is_live_source(GstElement *element) {
+    return GST_IS_BASE_SRC(element) && gst_base_src_is_live(GST_BASE_SRC(element));
+}
+// G_OBJECT_GET_CLASS is a macro: whether an object has a property of that name (setting a missing one warns).
+static inline gboolean gstcam_has_property(gpointer object, const char *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
 }
 
 // Typed single-property setters replace the variadic g_object_set.

@@ -23,6 +23,12 @@ public final class Element: @unchecked Sendable {
 
     deinit { gst_object_unref(pointer) }
 
+    /// Whether the element has a property called `name` (setting one it lacks only logs a warning).
+    public func hasProperty(_ name: String) -> Bool { gstcam_has_property(pointer, name) != 0 }
+
+    /// Whether the element is a live source (a camera, `videotestsrc is-live=true`): one whose frames come at
+    /// their own pace, not as fast as they are asked for. False for anything that is not a source element.
+    public var isLiveSource: Bool { gstcam_is_live_source(pointer) != 0 }
 
     public func set(_ name: String, _ value: Bool) { gstcam_set_bool(pointer, name, value ? 1 : 0) }
     public func set(_ name: String, _ value: Int32) { gstcam_set_int(pointer, name, value) }
