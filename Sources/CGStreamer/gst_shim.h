@@ -42,10 +42,9 @@ static inline GstFlowReturn gstcam_app_src_push_sample(GstElement *element, GstS
     return gst_app_src_push_sample(GST_APP_SRC(element), sample);
 }
 
-// GST_IS_BASE_SRC / GST_BASE_SRC are cast macros: whether an element is a source that is live (a camera).
-static inline gboolean gstcam_is_live_source(GstElement *element) {
-    return GST_IS_BASE_SRC(element) && gst_base_src_is_live(GST_BASE_SRC(element));
-}
+// GST_IS_BASE_SRC / GST_BASE_SRC are cast macros.
+static inline gboolean gstcam_is_base_src(GstElement *element) { return GST_IS_BASE_SRC(element); }
+static inline GstBaseSrc *gstcam_as_base_src(GstElement *element) { return GST_BASE_SRC(element); }
 // G_OBJECT_GET_CLASS is a macro: whether an object has a property of that name (setting a missing one warns).
 static inline gboolean gstcam_has_property(gpointer object, const char *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;

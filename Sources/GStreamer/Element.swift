@@ -27,8 +27,13 @@ public final class Element: @unchecked Sendable {
     public func hasProperty(_ name: String) -> Bool { gstcam_has_property(pointer, name) != 0 }
 
     /// Whether the element is a live source (a camera, `videotestsrc is-live=true`): one whose frames come at
-    /// their own pace, not as fast as they are asked for. False for anything that is not a source element.
-    public var isLiveSource: Bool { gstcam_is_live_source(pointer) != 0 }
+    /// their own pace, not as fast as they are asked for. Known for a source element and for an element with an
+    /// `is-live` property (imagefreeze); nil for anything else (a bin such as rtspsrc), which only its state
+    /// changes would tell.
+    public var isLiveSource: Bool? {
+        if gstcam_is_base_src(pointer) != 0 { return gst_base_src_is_live(gstcam_as_base_src(pointer)) != 0 }
+        return hasProperty("is-live") ? int("is-live") != 0 : nil
+    }
 
     public func set(_ name: String, _ value: Bool) { gstcam_set_bool(pointer, name, value ? 1 : 0) }
     public func set(_ name: String, _ value: Int32) { gstcam_set_int(pointer, name, value) }

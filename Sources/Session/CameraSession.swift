@@ -460,7 +460,7 @@ public final class CameraSession: Sendable {
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
             window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches,
-                                          liveSource: pipeline.child(named: "source")?.isLiveSource ?? false)
+                                          liveSource: pipeline.child(named: "source")?.isLiveSource)
         }
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
@@ -489,7 +489,7 @@ public final class CameraSession: Sendable {
     /// The element display.branch ends in (`${sink}`), whose name marks the window's errors too.
     private static let windowSinkName = "display"
 
-    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches, liveSource: Bool) throws -> Element {
+    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches, liveSource: Bool?) throws -> Element {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
         }
@@ -500,12 +500,17 @@ public final class CameraSession: Sendable {
         if let start = bin.child(named: "display-input")?.staticPad("sink"), let ghost = bin.staticPad("sink") {
             gstcam_ghost_pad_set_target(ghost.pointer, start.pointer)
         }
-        // A live source (a camera) paces its frames itself, so the window shows each as it arrives. A sink
-        // synchronised to the clock would first hold every frame for the pipeline's latency — v4l2src's is one
-        // frame, 33 ms at 30 fps, 200 ms at 5 — and the viewfinder would lag by that much. A source that is not
-        // live (a pipeline file of one's own) keeps the clock, or its frames would rush past as fast as they come.
-        if liveSource, let window = bin.child(named: Self.windowSinkName), window.hasProperty("sync") {
-            window.set("sync", false)
+        // A source whose liveness cannot be told before it plays (a bin) gets the branch as its file has it.
+        if liveSource == true {
+            // A live source (a camera) paces its frames itself, so the window shows each as it arrives. A sink
+            // synchronised to the clock would first hold every frame for the pipeline's latency — v4l2src's is one
+            // frame, 33 ms at 30 fps, 200 ms at 5 — and the viewfinder would lag by that much.
+            if let window = bin.child(named: Self.windowSinkName), window.hasProperty("sync") { window.set("sync", false) }
+        } else if liveSource == false, let input = bin.child(named: "display-input"), input.hasProperty("leaky") {
+            // A source that is not live (a pipeline file of one's own) is paced by the window's clock alone: the
+            // leaky queue would let it run ahead as fast as it can, and the window would wait for frames timed
+            // minutes ahead. Not leaking, the full queue holds the source back to the clock's pace.
+            input.set("leaky", Int32(0))
         }
         guard let input = bin.staticPad("sink"), (try? branches.attach(bin, input: input)) != nil else {
             throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
