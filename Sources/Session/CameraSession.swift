@@ -486,7 +486,7 @@ public final class CameraSession: Sendable {
         ("split", "the tee that feeds the preview and the photo branch"),
     ]
 
-    /// The element display.branch ends in (`${sink}`), whose name marks the window's errors too.
+    /// The element display.branch ends in (`${sink}`; pipelines/README.md).
     private static let windowSinkName = "display"
 
     private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches, liveSource: Bool?) throws -> Element {

@@ -84,6 +84,7 @@ import Testing
             defer { gst_sample_unref(sample) }
             return gstcam_buffer_pts(gst_sample_get_buffer(sample))
         }
+        _ = try newestTimestamp()  // perhaps the frame the sink prerolled with, kept since the start
         let first = try newestTimestamp()
         let started = ContinuousClock.now
         try await Task.sleep(for: .seconds(1))
