@@ -259,6 +259,54 @@ def report_cpu(what, results, label, peer="gst-launch"):
         f"{ratio(gc, pc)} CPU, {ratio(gr, pr)} memory", before, before_ratio)
 
 
+# --- the window's hold ------------------------------------------------------------------------------------------
+
+# basesink's do_sync logs the clock's answer for each frame: negative jitter is how long the sink waited to draw it.
+SINK_WAIT = re.compile(r"<(?:display|ximagesink\d+)> clock returned -?\d+, jitter\s+(-?)(\d+):(\d+):(\d+\.\d+)")
+
+
+def sink_waits(command, pipelines=None):
+    """How long (ms) the window's sink held each frame before drawing it, from the sink's own log."""
+    env = environment(window=True, pipelines=pipelines)
+    env.update(GST_DEBUG="basesink:6", GST_DEBUG_NO_COLOR="1")
+    result = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, timeout=120)
+    if result.returncode != 0:
+        sys.exit(f"bench: failed (status {result.returncode}): {' '.join(command)}")
+    waits = []
+    for match in SINK_WAIT.finditer(result.stderr.decode(errors="replace")):
+        seconds = int(match[2]) * 3600 + int(match[3]) * 60 + float(match[4])
+        waits.append(seconds * 1000 if match[1] else 0.0)
+    return waits
+
+
+def window_hold(rounds, seconds=4):
+    """A window preview's frames: how long the sink keeps each before drawing it (a clock-synchronised sink waits
+    out the pipeline's latency, one frame for v4l2src)."""
+    w, h = 1280, 720
+    contenders = [(name, [binary, "preview", "--device", CAMERA, "--width", str(w), "--height", str(h), "--fps", "30",
+                          "--duration", str(seconds), "--sink", "ximagesink"], pipelines)
+                  for name, binary, pipelines in VARIANTS]
+    contenders.append(("gst-launch", gst_launch(f"v4l2src device={CAMERA} num-buffers={30 * seconds}", raw_caps(w, h),
+                                                "videoconvert", "ximagesink"), None))
+    waits = {name: [] for name, _, _ in contenders}
+    for round_number in range(rounds):
+        for name, command, pipelines in (contenders if round_number % 2 == 0 else list(reversed(contenders))):
+            waits[name] += sink_waits(command, pipelines)
+        print(f"  window hold round {round_number + 1}: " + ", ".join(
+            f"{name} p50 {median(waits[name]):.1f} ms" for name, _, _ in contenders), file=sys.stderr, flush=True)
+
+    def text(name):
+        return f"p50 {percentile(waits[name], 0.5):.1f} ms, p90 {percentile(waits[name], 0.9):.1f} ms"
+    gp, pp = percentile(waits["gstcam"], 0.5), percentile(waits["gst-launch"], 0.5)
+    before = before_ratio = ""
+    if "before" in waits:
+        before, before_ratio = text("before"), ratio(percentile(waits["before"], 0.5), pp)
+    row(f"window {w}x{h} at 30 fps: how long the sink holds each frame before drawing it (its log, `GST_DEBUG=basesink:6`)",
+        text("gstcam"), f"{text('gst-launch')}: `gst-launch-1.0 v4l2src ! videoconvert ! ximagesink`", ratio(gp, pp),
+        before, before_ratio)
+
+
 # --- a running session: shutter, switch ------------------------------------------------------------------------
 
 class Screen:
@@ -411,7 +459,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=8, help="preview length (default 8)")
     parser.add_argument("--samples", type=int, default=30, help="photos/switches in a session (default 30)")
     parser.add_argument("--burst", type=int, default=60, help="photos per burst (default 60)")
-    parser.add_argument("--only", default="photo,mjpeg,preview,shutter,burst,switch,controls",
+    parser.add_argument("--only", default="photo,mjpeg,preview,hold,shutter,burst,switch,controls",
                         help="comma-separated parts (default: all)")
     options = parser.parse_args()
     parts = options.only.split(",")
@@ -425,6 +473,7 @@ def main():
         if "photo" in parts: photos(options.runs)
         if "mjpeg" in parts: mjpeg_photos(options.runs)
         if "preview" in parts: previews(max(3, options.runs // 2), options.seconds)
+        if "hold" in parts: window_hold(max(3, options.runs // 2))
         if "shutter" in parts: shutter(options.samples)
         if "burst" in parts: bursts(options.burst, max(3, options.runs // 2))
         if "switch" in parts: switching(options.samples, options.runs)
