@@ -215,12 +215,16 @@ def report_processes(what, results, peers):
 
 # --- preview ---------------------------------------------------------------------------------------------------
 
-def previews(rounds, seconds):
-    w, h = 1280, 720
-    frames = 30 * seconds
-    camera = [f"v4l2src device={CAMERA} num-buffers={frames}", raw_caps(w, h)]
+def camera_preview(w, h, seconds):
+    """The arguments of a gstcam preview of CAMERA at 30 fps, and the gst-launch-1.0 elements of the same camera."""
     preview = ["preview", "--device", CAMERA, "--width", str(w), "--height", str(h), "--fps", "30",
                "--duration", str(seconds)]
+    return preview, [f"v4l2src device={CAMERA} num-buffers={30 * seconds}", raw_caps(w, h)]
+
+
+def previews(rounds, seconds):
+    w, h = 1280, 720
+    preview, camera = camera_preview(w, h, seconds)
     # The camera screen draws a status line and controls with Pango and cairo: the second peer pays for the same
     # text stack (fonts, HarfBuzz, FreeType, cairo) with one textoverlay line, the first shows the bare picture.
     status_line = ["!", "textoverlay", f"text=Virtual UVC Camera ({CAMERA.split('/')[-1]}) · {w}×{h} · 30.0 fps · 1× · no torch",
@@ -284,15 +288,14 @@ def window_hold(rounds, seconds=4):
     """A window preview's frames: how long the sink keeps each before drawing it (a clock-synchronised sink waits
     out the pipeline's latency, one frame for v4l2src)."""
     w, h = 1280, 720
-    contenders = [(name, [binary, "preview", "--device", CAMERA, "--width", str(w), "--height", str(h), "--fps", "30",
-                          "--duration", str(seconds), "--sink", "ximagesink"], pipelines)
-                  for name, binary, pipelines in VARIANTS]
-    contenders.append(("gst-launch", gst_launch(f"v4l2src device={CAMERA} num-buffers={30 * seconds}", raw_caps(w, h),
-                                                "videoconvert", "ximagesink"), None))
+    preview, camera = camera_preview(w, h, seconds)
+    contenders = gstcams(preview + ["--sink", "ximagesink"]) + [
+        ("gst-launch", gst_launch(*camera, "videoconvert", "ximagesink"), {}),
+    ]
     waits = {name: [] for name, _, _ in contenders}
     for round_number in range(rounds):
-        for name, command, pipelines in (contenders if round_number % 2 == 0 else list(reversed(contenders))):
-            waits[name] += sink_waits(command, pipelines)
+        for name, command, options in (contenders if round_number % 2 == 0 else list(reversed(contenders))):
+            waits[name] += sink_waits(command, **options)
         print(f"  window hold round {round_number + 1}: " + ", ".join(
             f"{name} p50 {median(waits[name]):.1f} ms" for name, _, _ in contenders), file=sys.stderr, flush=True)
 

@@ -34,11 +34,8 @@ import Testing
         defer { gst_object_unref(clock) }
         var lags: [Double] = []
         for index in 0..<(count + 2) {
-            let sample = try #require(gst_app_sink_try_pull_sample(gstcam_as_app_sink(sink.pointer), 5_000_000_000),
-                                      "no frame reached the window")
-            defer { gst_sample_unref(sample) }
+            let pts = try nextFrameTimestamp(of: sink)
             let now = gst_clock_get_time(clock)
-            let pts = gstcam_buffer_pts(gst_sample_get_buffer(sample))
             if index >= 2 {
                 lags.append(Double(Int64(now) - Int64(gst_element_get_base_time(sink.pointer)) - Int64(pts)) / 1e6)
             }
@@ -78,17 +75,11 @@ import Testing
                                                                               framerate: 5))
         defer { session.stop() }
         #expect(sink.int("sync") == 1)
-        let appSink = gstcam_as_app_sink(sink.pointer)
-        func newestTimestamp() throws -> GstClockTime {
-            let sample = try #require(gst_app_sink_try_pull_sample(appSink, 5_000_000_000), "no frame reached the window")
-            defer { gst_sample_unref(sample) }
-            return gstcam_buffer_pts(gst_sample_get_buffer(sample))
-        }
-        _ = try newestTimestamp()  // perhaps the frame the sink prerolled with, kept since the start
-        let first = try newestTimestamp()
+        _ = try nextFrameTimestamp(of: sink)  // perhaps the frame the sink prerolled with, kept since the start
+        let first = try nextFrameTimestamp(of: sink)
         let started = ContinuousClock.now
         try await Task.sleep(for: .seconds(1))
-        let advance = Double(try newestTimestamp() - first) / 1e9
+        let advance = Double(try nextFrameTimestamp(of: sink) - first) / 1e9
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
         // Unsynchronised, a test pattern this small would advance by minutes in one second; left to run ahead of
         // a synchronised window, it would show nothing after its first frame.
