@@ -1,4 +1,5 @@
 import CGStreamer
+import CameraErrors
 
 /// An owned reference to a GstElement (a bin or pipeline too).
 ///
@@ -22,6 +23,16 @@ public final class Element: @unchecked Sendable {
     }
 
     deinit { gst_object_unref(pointer) }
+
+    /// A new element made by `factory` ("clocksync"), named `name`; a factory GStreamer does not have is a
+    /// `CameraError.missingElement` naming the Debian package that brings it.
+    public static func make(_ factory: String, name: String) throws -> Element {
+        GStreamerRuntime.ensureInitialized()
+        guard let element = gst_element_factory_make(factory, name) else {
+            throw CameraError.missingElement(factory: factory, package: ElementPackages.package(for: factory), file: nil)
+        }
+        return Element(owning: element)
+    }
 
     /// Whether the element has a property called `name` (setting one it lacks only logs a warning).
     public func hasProperty(_ name: String) -> Bool { gstcam_has_property(pointer, name) != 0 }
@@ -64,6 +75,13 @@ public final class Element: @unchecked Sendable {
     public func child(named name: String) -> Element? {
         guard gstcam_is_bin(pointer) != 0, let found = gst_bin_get_by_name(gstcam_as_bin(pointer), name) else { return nil }
         return Element(owning: found)
+    }
+
+    /// The bin holding the element; nil for a top-level one.
+    public var parent: Element? {
+        gst_object_get_parent(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self)).map {
+            Element(owning: UnsafeMutableRawPointer($0).assumingMemoryBound(to: GstElement.self))
+        }
     }
 
     public func add(_ element: Element) -> Bool {

@@ -6,7 +6,7 @@ public enum ElementPackages {
         let groups: [String: [String]] = [
             "libgstreamer1.0-0": ["tee", "queue", "queue2", "capsfilter", "fakesink", "fakesrc", "filesink",
                                   "filesrc", "identity", "valve", "multiqueue", "funnel", "input-selector",
-                                  "output-selector"],
+                                  "output-selector", "clocksync"],
             "gstreamer1.0-plugins-base": ["videotestsrc", "videoconvert", "videoscale", "videorate", "appsink",
                                           "appsrc", "textoverlay", "clockoverlay", "timeoverlay", "compositor",
                                           "glimagesink", "audiotestsrc", "audioconvert", "audioresample", "opusenc"],

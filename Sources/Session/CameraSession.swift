@@ -456,11 +456,12 @@ public final class CameraSession: Sendable {
         try PipelineContract.checkSplit(tee, file: file)
         // The camera's format reaches the tee unchanged (the zoom stage keeps it), so branches are parsed for it.
         let branches = TeeBranches(pipeline: pipeline, tee: tee, expectedFormat: configuration.pixelFormat?.rawCapsFormat)
+        let liveSource = pipeline.child(named: "source")?.isLiveSource
+        if liveSource == false { try Self.paceByClock(tee: tee, file: file) }
         try attachOwnPreview(pipeline: pipeline, tee: tee, file: file)
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
-            window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches,
-                                          liveSource: pipeline.child(named: "source")?.isLiveSource)
+            window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches, liveSource: liveSource)
         }
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
@@ -500,17 +501,13 @@ public final class CameraSession: Sendable {
         if let start = bin.child(named: "display-input")?.staticPad("sink"), let ghost = bin.staticPad("sink") {
             gstcam_ghost_pad_set_target(ghost.pointer, start.pointer)
         }
-        // A source whose liveness cannot be told before it plays (a bin) gets the branch as its file has it.
-        if liveSource == true {
-            // A live source (a camera) paces its frames itself, so the window shows each as it arrives. A sink
-            // synchronised to the clock would first hold every frame for the pipeline's latency — v4l2src's is one
-            // frame, 33 ms at 30 fps, 200 ms at 5 — and the viewfinder would lag by that much.
-            if let window = bin.child(named: Self.windowSinkName), window.hasProperty("sync") { window.set("sync", false) }
-        } else if liveSource == false, let input = bin.child(named: "display-input"), input.hasProperty("leaky") {
-            // A source that is not live (a pipeline file of one's own) is paced by the window's clock alone: the
-            // leaky queue would let it run ahead as fast as it can, and the window would wait for frames timed
-            // minutes ahead. Not leaking, the full queue holds the source back to the clock's pace.
-            input.set("leaky", Int32(0))
+        // A live source (a camera) paces its frames itself, so the window shows each as it arrives. A sink
+        // synchronised to the clock would first hold every frame for the pipeline's latency — v4l2src's is one
+        // frame, 33 ms at 30 fps, 200 ms at 5 — and the viewfinder would lag by that much. A source that is not
+        // live is paced in front of the tee (paceByClock); one whose liveness cannot be told before it plays (a
+        // bin) gets the branch as its file has it.
+        if liveSource == true, let window = bin.child(named: Self.windowSinkName), window.hasProperty("sync") {
+            window.set("sync", false)
         }
         guard let input = bin.staticPad("sink"), (try? branches.attach(bin, input: input)) != nil else {
             throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")

@@ -1,0 +1,28 @@
+import CameraErrors
+import GStreamer
+
+extension CameraSession {
+    /// The clocksync the session puts in front of the tee when the source is not live.
+    static let pacerName = "source-pace"
+
+    /// A source that is not live (a pipeline file of one's own: a video file, `videotestsrc` without `is-live`)
+    /// makes frames as fast as they are asked for, and no branch of a camera session asks at the clock's pace:
+    /// photos, frames, recordings and the network take frames as they come (their sinks do not sync), and the
+    /// window's queue leaks. Such a source ran thousands of frames a second on a core of its own, and a window
+    /// froze on its first frame waiting for frames timed minutes ahead. A `clocksync` before the tee lets each
+    /// frame through at its time, as a camera delivers it, to every branch. (Like a live source, it also makes the
+    /// pipeline start without prerolling.)
+    static func paceByClock(tee: Element, file: String) throws {
+        let pacer = try Element.make("clocksync", name: pacerName)
+        guard let teeInput = tee.staticPad("sink"), let upstream = teeInput.peer else {
+            throw CameraError.badPipelineFile(file: file, detail: "nothing is linked to the tee named split")
+        }
+        guard let bin = tee.parent, bin.add(pacer) else {
+            throw CameraError.badPipelineFile(file: file, detail: "an element is already named \(pacerName)")
+        }
+        guard upstream.unlink(from: teeInput), let pacerInput = pacer.staticPad("sink"), let pacerOutput = pacer.staticPad("src"),
+              upstream.link(to: pacerInput) == .ok, pacerOutput.link(to: teeInput) == .ok else {
+            throw CameraError.badPipelineFile(file: file, detail: "a clocksync could not be put in front of the tee named split")
+        }
+    }
+}
