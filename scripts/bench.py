@@ -33,6 +33,8 @@ OUT = tempfile.mkdtemp(prefix="gstcam-bench-")
 # are plugged in, as on a laptop with a built-in and a USB camera; discovery cost grows with every node.
 CAMERA, OTHER_CAMERA, MJPEG_CAMERA = "/dev/video12", "/dev/video14", "/dev/video16"
 BENCH_DEVICES = (CAMERA, OTHER_CAMERA, MJPEG_CAMERA)
+# The vivid profile, alone, for the window's hold: vivid stamps frames in the future, v4l2src replaces its stamps.
+VIVID_CAMERA = "/dev/video18"
 
 
 def devices(paths):
@@ -215,11 +217,11 @@ def report_processes(what, results, peers):
 
 # --- preview ---------------------------------------------------------------------------------------------------
 
-def camera_preview(w, h, seconds):
-    """The arguments of a gstcam preview of CAMERA at 30 fps, and the gst-launch-1.0 elements of the same camera."""
-    preview = ["preview", "--device", CAMERA, "--width", str(w), "--height", str(h), "--fps", "30",
+def camera_preview(w, h, seconds, camera=CAMERA, fps=30):
+    """The arguments of a gstcam preview of `camera` at `fps`, and the gst-launch-1.0 elements of the same camera."""
+    preview = ["preview", "--device", camera, "--width", str(w), "--height", str(h), "--fps", str(fps),
                "--duration", str(seconds)]
-    return preview, [f"v4l2src device={CAMERA} num-buffers={30 * seconds}", raw_caps(w, h)]
+    return preview, [f"v4l2src device={camera} num-buffers={fps * seconds}", raw_caps(w, h, fps)]
 
 
 def previews(rounds, seconds):
@@ -269,9 +271,9 @@ def report_cpu(what, results, label, peer="gst-launch"):
 SINK_WAIT = re.compile(r"<(?:display|ximagesink\d+)> clock returned -?\d+, jitter\s+(-?)(\d+):(\d+):(\d+\.\d+)")
 
 
-def sink_waits(command, pipelines=None):
+def sink_waits(command, cameras, pipelines=None):
     """How long (ms) the window's sink held each frame before drawing it, from the sink's own log."""
-    env = environment(window=True, pipelines=pipelines)
+    env = environment(window=True, cameras=cameras, pipelines=pipelines)
     env.update(GST_DEBUG="basesink:6", GST_DEBUG_NO_COLOR="1")
     result = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, timeout=120)
@@ -285,29 +287,33 @@ def sink_waits(command, pipelines=None):
 
 
 def window_hold(rounds, seconds=4):
-    """A window preview's frames: how long the sink keeps each before drawing it (a clock-synchronised sink waits
-    out the pipeline's latency, one frame for v4l2src)."""
-    w, h = 1280, 720
-    preview, camera = camera_preview(w, h, seconds)
-    contenders = gstcams(preview + ["--sink", "ximagesink"]) + [
-        ("gst-launch", gst_launch(*camera, "videoconvert", "ximagesink"), {}),
-    ]
-    waits = {name: [] for name, _, _ in contenders}
-    for round_number in range(rounds):
-        for name, command, options in (contenders if round_number % 2 == 0 else list(reversed(contenders))):
-            waits[name] += sink_waits(command, **options)
-        print(f"  window hold round {round_number + 1}: " + ", ".join(
-            f"{name} p50 {median(waits[name]):.1f} ms" for name, _, _ in contenders), file=sys.stderr, flush=True)
+    """A window preview's frames: how long the sink keeps each before drawing it. A clock-synchronised sink waits
+    until the frame's timestamp plus the pipeline's latency (v4l2src's: one frame) and basesink's 20 ms processing
+    deadline; how long that is after the frame arrives depends on the driver's timestamps: the uvc profile's
+    (the frame's start, as it is handed over) or vivid's (in the future: v4l2src puts a frame interval before
+    the frame's arrival instead)."""
+    for camera, w, h, fps, what in ((CAMERA, 1280, 720, 30, "uvc profile"),
+                                    (VIVID_CAMERA, 640, 480, 15, "vivid profile, whose timestamps v4l2src replaces")):
+        preview, elements = camera_preview(w, h, seconds, camera, fps)
+        contenders = gstcams(preview + ["--sink", "ximagesink"]) + [
+            ("gst-launch", gst_launch(*elements, "videoconvert", "ximagesink"), {}),
+        ]
+        waits = {name: [] for name, _, _ in contenders}
+        for round_number in range(rounds):
+            for name, command, options in (contenders if round_number % 2 == 0 else list(reversed(contenders))):
+                waits[name] += sink_waits(command, (camera,), **options)
+            print(f"  window hold {camera} round {round_number + 1}: " + ", ".join(
+                f"{name} p50 {median(waits[name]):.1f} ms" for name, _, _ in contenders), file=sys.stderr, flush=True)
 
-    def text(name):
-        return f"p50 {percentile(waits[name], 0.5):.1f} ms, p90 {percentile(waits[name], 0.9):.1f} ms"
-    gp, pp = percentile(waits["gstcam"], 0.5), percentile(waits["gst-launch"], 0.5)
-    before = before_ratio = ""
-    if "before" in waits:
-        before, before_ratio = text("before"), ratio(percentile(waits["before"], 0.5), pp)
-    row(f"window {w}x{h} at 30 fps: how long the sink holds each frame before drawing it (its log, `GST_DEBUG=basesink:6`)",
-        text("gstcam"), f"{text('gst-launch')}: `gst-launch-1.0 v4l2src ! videoconvert ! ximagesink`", ratio(gp, pp),
-        before, before_ratio)
+        def text(name):
+            return f"p50 {percentile(waits[name], 0.5):.1f} ms, p90 {percentile(waits[name], 0.9):.1f} ms"
+        gp, pp = percentile(waits["gstcam"], 0.5), percentile(waits["gst-launch"], 0.5)
+        before = before_ratio = ""
+        if "before" in waits:
+            before, before_ratio = text("before"), ratio(percentile(waits["before"], 0.5), pp)
+        row(f"window {w}x{h} at {fps} fps ({what}): how long the sink holds each frame before drawing it (its log, "
+            "`GST_DEBUG=basesink:6`)", text("gstcam"), f"{text('gst-launch')}: `gst-launch-1.0 v4l2src ! videoconvert ! ximagesink`",
+            ratio(gp, pp), before, before_ratio)
 
 
 # --- a running session: shutter, switch ------------------------------------------------------------------------

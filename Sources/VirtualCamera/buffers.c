@@ -54,7 +54,9 @@ int vcam_buffers_alloc_locked(struct vcam_device *dev, uint32_t count, uint32_t 
         b->v.field = V4L2_FIELD_NONE;
         b->v.length = size;
         b->v.m.offset = (uint32_t)idx << BUFFER_OFFSET_SHIFT;
-        b->v.flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_SOE;
+        // vivid stamps the end of the frame; the others (uvcvideo among them) its start.
+        b->v.flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
+                     (dev->profile == VCAM_PROFILE_VIVID ? V4L2_BUF_FLAG_TSTAMP_SRC_EOF : V4L2_BUF_FLAG_TSTAMP_SRC_SOE);
         dev->buffers[idx] = b;
     }
     return (int)made;

@@ -77,8 +77,12 @@ void *vcam_producer_main(void *arg) {
         b->v.flags &= ~V4L2_BUF_FLAG_ERROR;
         if (vcam_take_injected(dev, VCAM_INJECT_BUF_FLAG_ERROR)) b->v.flags |= V4L2_BUF_FLAG_ERROR;
         b->v.field = V4L2_FIELD_NONE;
-        b->v.timestamp.tv_sec = (time_t)(started / 1000000000ull);
-        b->v.timestamp.tv_usec = (suseconds_t)(started % 1000000000ull / 1000);
+        // vivid computes its end-of-frame stamp as the frame's start plus 90 % of a frame interval, and hands the
+        // frame over at its start: the stamp is in the future when it is dequeued (56 ms at 15 fps), and
+        // v4l2src, finding it so, stamps frames itself, one frame interval before they arrive.
+        uint64_t stamp = dev->profile == VCAM_PROFILE_VIVID ? started + interval * 9 / 10 : started;
+        b->v.timestamp.tv_sec = (time_t)(stamp / 1000000000ull);
+        b->v.timestamp.tv_usec = (suseconds_t)(stamp % 1000000000ull / 1000);
         dev->done[dev->ndone++] = idx;
         vcam_socket_signal_ready(dev->queue_owner);
         pthread_cond_broadcast(&dev->cond);

@@ -17,8 +17,10 @@ import Testing
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }.compactMap { $0["frames"] as? Int }
         #expect(frames.count == 2, "\(preview.output)")
-        // 10 a second, give or take the start; unpaced, a 160x120 test pattern makes thousands.
-        #expect((15...25).contains(frames.last ?? 0), "frames counted each second: \(frames)")
+        // 10 in the second second; unpaced, a 160x120 test pattern makes thousands. (The first second may count a
+        // few more: frames due while a slow machine was still starting the branches are let through at once.)
+        let secondSecond = frames.count == 2 ? frames[1] - frames[0] : 0
+        #expect((7...13).contains(secondSecond), "frames counted each second: \(frames)")
     }
 
     /// The shipped test pattern with `is-live=false`, as a file in `folder`.
