@@ -142,6 +142,7 @@ final class RecordBranch: Sendable {
         // splitmuxsink makes its muxer at once, and a ghost on the muxer's output would keep it from its file sink.
         if let ghost = writerBin.staticPad("src") { gst_element_remove_pad(writerBin.pointer, ghost.pointer) }
         encodeBin.set("name", Self.encoderBinName)
+        if let encoder = encodeBin.child(named: "encoder") { OpenH264Drain.skip(in: encoder) }
         writerBin.set("name", Self.writerBinName)
         // The writer's EOS must reach the bus (a bin keeps its children's EOS to itself until all its sinks are done,
         // and the pipeline until the preview is done too).

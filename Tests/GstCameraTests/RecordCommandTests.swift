@@ -11,6 +11,8 @@ import Testing
                                  "--duration", "1.5", "--dir", folder, "--json"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.contains("Encoder: "), "\(result.error)")
+        // openh264enc's drain at the end made OpenH264 print an error although nothing had gone wrong.
+        #expect(!result.error.contains("Error"), "\(result.error)")
         let lines = result.output.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
