@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "VirtualCamera",
             cSettings: [.define("_GNU_SOURCE")],
-            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread"), .linkedLibrary("jpeg")]
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread"), .linkedLibrary("jpeg"), .linkedLibrary("m")]
         ),
         .testTarget(
             name: "GstCameraTests",
