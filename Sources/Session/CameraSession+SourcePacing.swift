@@ -17,8 +17,10 @@ extension CameraSession {
         guard let teeInput = tee.staticPad("sink"), let upstream = teeInput.peer else {
             throw CameraError.badPipelineFile(file: file, detail: "nothing is linked to the tee named split")
         }
+        // The tee's own bin: a link across bins would need ghost pads.
         guard let bin = tee.parent, bin.add(pacer) else {
-            throw CameraError.badPipelineFile(file: file, detail: "an element is already named \(pacerName)")
+            throw CameraError.badPipelineFile(file: file, detail: "a clocksync named \(pacerName) could not be added beside the tee named split "
+                + "(is an element already named so?)")
         }
         guard upstream.unlink(from: teeInput), let pacerInput = pacer.staticPad("sink"), let pacerOutput = pacer.staticPad("src"),
               upstream.link(to: pacerInput) == .ok, pacerOutput.link(to: teeInput) == .ok else {
