@@ -307,7 +307,7 @@ public final class CameraSession: Sendable {
             try keepStarting(pipeline)
             _ = try applyConfiguredControls(device: pipeline.device)
             startBusThread(pipeline)
-            if pipeline.pipeline.setState(GST_STATE_PLAYING) == .failure {
+            if play(pipeline) == .failure {
                 // The bus usually says why; give it a moment to arrive before reporting a bare failure.
                 _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
                 try keepStarting()
@@ -457,7 +457,7 @@ public final class CameraSession: Sendable {
         // The camera's format reaches the tee unchanged (the zoom stage keeps it), so branches are parsed for it.
         let branches = TeeBranches(pipeline: pipeline, tee: tee, expectedFormat: configuration.pixelFormat?.rawCapsFormat)
         let liveSource = pipeline.child(named: "source")?.isLiveSource
-        if liveSource == false { try Self.paceByClock(tee: tee, file: file) }
+        if liveSource != true { try Self.paceByClock(tee: tee, file: file) }
         try attachOwnPreview(pipeline: pipeline, tee: tee, file: file)
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
@@ -488,7 +488,7 @@ public final class CameraSession: Sendable {
     ]
 
     /// The element display.branch ends in (`${sink}`; pipelines/README.md).
-    private static let windowSinkName = "display"
+    static let windowSinkName = "display"
 
     private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches, liveSource: Bool?) throws -> Element {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
@@ -505,7 +505,7 @@ public final class CameraSession: Sendable {
         // synchronised to the clock would first hold every frame for the pipeline's latency — v4l2src's is one
         // frame, 33 ms at 30 fps, 200 ms at 5 — and the viewfinder would lag by that much. A source that is not
         // live is paced in front of the tee (paceByClock); one whose liveness cannot be told before it plays (a
-        // bin) gets the branch as its file has it.
+        // bin) is told in `play`.
         if liveSource == true, let window = bin.child(named: Self.windowSinkName), window.hasProperty("sync") {
             window.set("sync", false)
         }

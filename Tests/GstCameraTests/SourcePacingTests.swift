@@ -4,12 +4,14 @@ import Testing
 
 /// A source that is not live (a pipeline file of one's own: a video file, `videotestsrc` without `is-live`) runs
 /// at the clock's pace like a camera, window or not: before, without a window nothing in a session held it back,
-/// and it made thousands of frames a second on a core of its own.
+/// and it made thousands of frames a second on a core of its own. So does one in a bin (uridecodebin, a
+/// `( … )` group), whose liveness is known only once it starts.
 @Suite struct SourcePacingTests {
-    @Test func aSourceThatIsNotLiveKeepsTheClocksPaceWithoutAWindow() throws {
+    @Test(arguments: [SourceKind.element, .bin])
+    func aSourceThatIsNotLiveKeepsTheClocksPaceWithoutAWindow(_ kind: SourceKind) throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = try notLiveTestPattern(in: folder)
+        let file = try testPattern(in: folder, kind, live: false)
         let preview = try gstcam(["preview", "--pipeline", file, "--width", "160", "--height", "120", "--fps", "10",
                                   "--sink", "none", "--duration", "2", "--json"])
         #expect(preview.status == 0, "\(preview.error)")
@@ -23,12 +25,23 @@ import Testing
         #expect((7...13).contains(secondSecond), "frames counted each second: \(frames)")
     }
 
-    /// The shipped test pattern with `is-live=false`, as a file in `folder`.
-    private func notLiveTestPattern(in folder: String) throws -> String {
+    enum SourceKind: Sendable, CustomTestStringConvertible {
+        case element, bin
+        var testDescription: String { self == .element ? "videotestsrc" : "videotestsrc in a bin" }
+    }
+
+    /// The shipped test pattern as a file in `folder`: its source live or not, itself or in a bin named `source`.
+    static func testPattern(in folder: String, _ kind: SourceKind, live: Bool) throws -> String {
         let shipped = try String(contentsOfFile: PipelineFile.load("test-pattern").path, encoding: .utf8)
-        #expect(shipped.contains("is-live=true"))
-        let file = folder + "/not-live.pipeline"
-        try shipped.replacingOccurrences(of: "is-live=true", with: "is-live=false").write(toFile: file, atomically: true, encoding: .utf8)
+        let source = "videotestsrc name=source is-live=true"
+        #expect(shipped.contains(source))
+        let replacement = kind == .element ? "videotestsrc name=source is-live=\(live)" : "( name=source videotestsrc is-live=\(live) )"
+        let file = folder + "/\(kind)-\(live ? "live" : "not-live").pipeline"
+        try shipped.replacingOccurrences(of: source, with: replacement).write(toFile: file, atomically: true, encoding: .utf8)
         return file
+    }
+
+    private func testPattern(in folder: String, _ kind: SourceKind, live: Bool) throws -> String {
+        try Self.testPattern(in: folder, kind, live: live)
     }
 }

@@ -62,6 +62,19 @@ import Testing
         #expect(median(holds) < 40, "the window's sink kept frames \(holds.map { Int($0) }) ms before handing them over")
     }
 
+    /// A bin's liveness is known only once it starts (rtspsrc); the session then lets the window show it as it
+    /// arrives too.
+    @Test func aLiveSourceInABinReachesTheWindowWithoutWaitingAFrame() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = try SourcePacingTests.testPattern(in: folder, .bin, live: true)
+        let (session, sink) = try await startWithWindow(CameraConfiguration(pipeline: file, width: 320, height: 240, framerate: 5))
+        defer { session.stop() }
+        let holds = try holds(of: sink, count: 6)
+        #expect(holds.count >= 5, "frames pulled were not seen arriving: \(holds)")
+        #expect(median(holds) < 40, "the window's sink kept frames \(holds.map { Int($0) }) ms before handing them over")
+    }
+
     @Test(arguments: cameras) func aCameraReachesTheWindowWithoutWaitingAFrame(_ camera: String) async throws {
         // A mode vivid has as well, so that the test runs unchanged on the real driver (scripts/test-vivid's guest).
         let (session, sink) = try await startWithWindow(CameraConfiguration(device: camera, width: 640, height: 480,
