@@ -111,10 +111,6 @@ public final class Element: @unchecked Sendable {
         StateChangeResult(gst_element_set_state(pointer, state))
     }
 
-    /// How the element's last state change went, without waiting for one in progress (`.async` then): a source
-    /// that changed to PAUSED or PLAYING answers `.noPreroll` when it is live.
-    public var lastStateChange: StateChangeResult { StateChangeResult(gst_element_get_state(pointer, nil, nil, 0)) }
-
     public func syncStateWithParent() -> Bool { gst_element_sync_state_with_parent(pointer) != 0 }
 
     public var bus: Bus? { gst_element_get_bus(pointer).map { Bus(owning: $0) } }

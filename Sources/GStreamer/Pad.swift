@@ -50,6 +50,17 @@ public final class Pad: @unchecked Sendable {
     }
 
     public func removeProbe(_ id: UInt) { gst_pad_remove_probe(pointer, gulong(id)) }
+
+    /// Whether what feeds this pad is live, from a latency query upstream; nil when nothing answers (nothing
+    /// linked yet).
+    public var upstreamIsLive: Bool? {
+        guard let query = gst_query_new_latency() else { return nil }
+        defer { gst_query_unref(query) }
+        guard gst_pad_peer_query(pointer, query) != 0 else { return nil }
+        var live: gboolean = 0
+        gst_query_parse_latency(query, &live, nil, nil)
+        return live != 0
+    }
 }
 
 /// What a probe sees: the buffer or event passing, borrowed for the duration of the call.

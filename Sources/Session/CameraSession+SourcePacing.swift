@@ -12,9 +12,13 @@ extension CameraSession {
     /// window's queue leaks. Such a source ran thousands of frames a second on a core of its own, and a window
     /// froze on its first frame waiting for frames timed minutes ahead. A `clocksync` before the tee lets each
     /// frame through at its time, as a camera delivers it, to every branch. (Like a live source, it also makes the
-    /// pipeline start without prerolling.) Also put in front of a source that may or may not be live (a bin):
-    /// `play` lets it pass frames through once the source turns out live.
-    static func paceByClock(tee: Element, file: String) throws {
+    /// pipeline start without prerolling.)
+    ///
+    /// A source whose liveness cannot be told before it streams (`sourceIsLive` nil: a bin such as uridecodebin or
+    /// rtspsrc) gets the clocksync too, and at its first frame a latency query upstream says: a live one's frames
+    /// then pass unsynchronised (the clocksync would hold each for the source's latency) and the window shows
+    /// them as they arrive, as for a camera.
+    static func paceByClock(pipeline: Element, tee: Element, file: String, sourceIsLive: Bool?) throws {
         let pacer = try Element.make("clocksync", name: pacerName)
         guard let teeInput = tee.staticPad("sink"), let upstream = teeInput.peer else {
             throw CameraError.badPipelineFile(file: file, detail: "nothing is linked to the tee named split")
@@ -28,17 +32,21 @@ extension CameraSession {
               upstream.link(to: pacerInput) == .ok, pacerOutput.link(to: teeInput) == .ok else {
             throw CameraError.badPipelineFile(file: file, detail: "a clocksync could not be put in front of the tee named split")
         }
+        guard sourceIsLive == nil else { return }
+        pacerInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in
+            // Before the clocksync sees the frame: a live source's first frame passes unsynchronised too.
+            if pacerInput.upstreamIsLive == true {
+                pacer.set("sync", false)
+                showFramesAsTheyArrive(in: pipeline.child(named: windowSinkName))
+            }
+            return GST_PAD_PROBE_REMOVE
+        }
     }
 
-    /// Sets `pipeline` playing. A source whose liveness could not be told when the pipeline was made (a bin:
-    /// rtspsrc, uridecodebin) has told it by starting: a live one does not preroll. Then its frames pass the
-    /// clocksync unsynchronised and the window shows each as it arrives, as for a camera.
-    func play(_ pipeline: Pipeline) -> StateChangeResult {
-        let result = pipeline.pipeline.setState(GST_STATE_PLAYING)
-        guard result != .failure, let source = pipeline.pipeline.child(named: "source"), source.isLiveSource == nil,
-              source.lastStateChange == .noPreroll else { return result }
-        pipeline.pipeline.child(named: Self.pacerName)?.set("sync", false)
-        if let window = pipeline.window?.child(named: Self.windowSinkName), window.hasProperty("sync") { window.set("sync", false) }
-        return result
+    /// A live source (a camera) paces its frames itself, so the window's sink shows each as it arrives. Synchronised
+    /// to the clock, it would first hold every frame for the pipeline's latency — v4l2src's is one frame, 33 ms at
+    /// 30 fps, 200 ms at 5 — and the viewfinder would lag by that much.
+    static func showFramesAsTheyArrive(in windowSink: Element?) {
+        if let windowSink, windowSink.hasProperty("sync") { windowSink.set("sync", false) }
     }
 }

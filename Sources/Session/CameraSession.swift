@@ -307,7 +307,7 @@ public final class CameraSession: Sendable {
             try keepStarting(pipeline)
             _ = try applyConfiguredControls(device: pipeline.device)
             startBusThread(pipeline)
-            if play(pipeline) == .failure {
+            if pipeline.pipeline.setState(GST_STATE_PLAYING) == .failure {
                 // The bus usually says why; give it a moment to arrive before reporting a bare failure.
                 _ = try? await firstFrame.value(timeout: .milliseconds(500), what: "")
                 try keepStarting()
@@ -456,12 +456,13 @@ public final class CameraSession: Sendable {
         try PipelineContract.checkSplit(tee, file: file)
         // The camera's format reaches the tee unchanged (the zoom stage keeps it), so branches are parsed for it.
         let branches = TeeBranches(pipeline: pipeline, tee: tee, expectedFormat: configuration.pixelFormat?.rawCapsFormat)
-        let liveSource = pipeline.child(named: "source")?.isLiveSource
-        if liveSource != true { try Self.paceByClock(tee: tee, file: file) }
+        let sourceIsLive = pipeline.child(named: "source")?.isLiveSource
+        if sourceIsLive != true { try Self.paceByClock(pipeline: pipeline, tee: tee, file: file, sourceIsLive: sourceIsLive) }
         try attachOwnPreview(pipeline: pipeline, tee: tee, file: file)
         var window: Element?
         if let sink = configuration.displaySink, let branchFile = displayBranchFile {
-            window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches, liveSource: liveSource)
+            window = try addDisplayBranch(sink: sink, file: branchFile, branches: branches)
+            if sourceIsLive == true { Self.showFramesAsTheyArrive(in: window?.child(named: Self.windowSinkName)) }
         }
         guard let bus = pipeline.bus else {
             throw CameraError.stateChangeFailed(to: "PLAYING", detail: "the pipeline has no bus")
@@ -490,7 +491,7 @@ public final class CameraSession: Sendable {
     /// The element display.branch ends in (`${sink}`; pipelines/README.md).
     static let windowSinkName = "display"
 
-    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches, liveSource: Bool?) throws -> Element {
+    private func addDisplayBranch(sink: String, file: PipelineFile, branches: TeeBranches) throws -> Element {
         guard sink.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw CameraError.badPipelineFile(file: file.path, detail: "\"\(sink)\" is not an element factory name")
         }
@@ -500,14 +501,6 @@ public final class CameraSession: Sendable {
         // branch's first pad: an element named display-input marks where the branch starts.
         if let start = bin.child(named: "display-input")?.staticPad("sink"), let ghost = bin.staticPad("sink") {
             gstcam_ghost_pad_set_target(ghost.pointer, start.pointer)
-        }
-        // A live source (a camera) paces its frames itself, so the window shows each as it arrives. A sink
-        // synchronised to the clock would first hold every frame for the pipeline's latency — v4l2src's is one
-        // frame, 33 ms at 30 fps, 200 ms at 5 — and the viewfinder would lag by that much. A source that is not
-        // live is paced in front of the tee (paceByClock); one whose liveness cannot be told before it plays (a
-        // bin) is told in `play`.
-        if liveSource == true, let window = bin.child(named: Self.windowSinkName), window.hasProperty("sync") {
-            window.set("sync", false)
         }
         guard let input = bin.staticPad("sink"), (try? branches.attach(bin, input: input)) != nil else {
             throw CameraError.badPipelineFile(file: file.path, detail: "the window branch could not be linked to the tee")
