@@ -33,9 +33,11 @@ extension CameraSession {
             throw CameraError.badPipelineFile(file: file, detail: "a clocksync could not be put in front of the tee named split")
         }
         guard sourceIsLive == nil else { return }
-        pacerInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in
+        // The pipeline weakly, the rest looked up through it: the probe, kept by the clocksync's pad until the first
+        // frame, must not keep a pipeline alive that never streams.
+        pacerInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak pipeline] _ in
             // Before the clocksync sees the frame: a live source's first frame passes unsynchronised too.
-            if pacerInput.upstreamIsLive == true {
+            if let pipeline, let pacer = pipeline.child(named: pacerName), pacer.staticPad("sink")?.upstreamIsLive == true {
                 pacer.set("sync", false)
                 showFramesAsTheyArrive(in: pipeline.child(named: windowSinkName))
             }
