@@ -39,8 +39,8 @@ public final class Element: @unchecked Sendable {
 
     /// Whether the element is a live source (a camera, `videotestsrc is-live=true`): one whose frames come at
     /// their own pace, not as fast as they are asked for. Known for a source element and for an element with an
-    /// `is-live` property (imagefreeze); nil for anything else (a bin such as rtspsrc), which only its state
-    /// changes would tell.
+    /// `is-live` property (imagefreeze); nil for anything else (a bin such as rtspsrc), which only its streaming
+    /// tells (a latency query: `Pad.upstreamIsLive`).
     public var isLiveSource: Bool? {
         if gstcam_is_base_src(pointer) != 0 { return gst_base_src_is_live(gstcam_as_base_src(pointer)) != 0 }
         return hasProperty("is-live") ? int("is-live") != 0 : nil

@@ -3,7 +3,7 @@ import CameraErrors
 import GStreamer
 
 extension CameraSession {
-    /// The clocksync the session puts in front of the tee when the source is not live.
+    /// The clocksync the session puts in front of the tee when the source is not known to be live.
     static let pacerName = "source-pace"
 
     /// A source that is not live (a pipeline file of one's own: a video file, `videotestsrc` without `is-live`)

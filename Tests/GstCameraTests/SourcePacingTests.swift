@@ -11,7 +11,7 @@ import Testing
     func aSourceThatIsNotLiveKeepsTheClocksPaceWithoutAWindow(_ kind: SourceKind) throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = try testPattern(in: folder, kind, live: false)
+        let file = try Self.testPattern(in: folder, kind, live: false)
         let preview = try gstcam(["preview", "--pipeline", file, "--width", "160", "--height", "120", "--fps", "10",
                                   "--sink", "none", "--duration", "2", "--json"])
         #expect(preview.status == 0, "\(preview.error)")
@@ -39,9 +39,5 @@ import Testing
         let file = folder + "/\(kind)-\(live ? "live" : "not-live").pipeline"
         try shipped.replacingOccurrences(of: source, with: replacement).write(toFile: file, atomically: true, encoding: .utf8)
         return file
-    }
-
-    private func testPattern(in folder: String, _ kind: SourceKind, live: Bool) throws -> String {
-        try Self.testPattern(in: folder, kind, live: live)
     }
 }
