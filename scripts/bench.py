@@ -4,7 +4,8 @@ alternating (each round runs every contender once, the order reversed every othe
 machine hits all of them alike). Prints a Markdown table of medians and ratios (ratio = gstcam / peer: below 1
 means gstcam is faster or smaller).
 
-Environment (set by scripts/bench): GSTCAM (the release binary), VCAM_PRELOAD (libVirtualCamera.so),
+Environment (set by scripts/bench): GSTCAM (the release binary), BENCH_RUN (scripts/bench-run.c built: every
+measured process runs under it), VCAM_PRELOAD (libVirtualCamera.so),
 VCAM_DEVICES, VCAM_STATE_DIR, XDG_RUNTIME_DIR, GSTCAM_PIPELINES_DIR, DISPLAY (Xvfb, for the window rows only);
 with `scripts/bench --before REV`, GSTCAM_BEFORE and GSTCAM_BEFORE_PIPELINES: gstcam as it was at REV, run
 alongside in the same rounds ("before" columns).
@@ -23,6 +24,7 @@ import tempfile
 import time
 
 GSTCAM = os.environ["GSTCAM"]
+BENCH_RUN = os.environ["BENCH_RUN"]
 # (name, binary, pipelines folder): this gstcam, and with --before the one it is compared with.
 VARIANTS = [("gstcam", GSTCAM, os.environ["GSTCAM_PIPELINES_DIR"])]
 if os.environ.get("GSTCAM_BEFORE"):
@@ -64,23 +66,25 @@ class Run:
 
 
 def run(command, window=False, check=None, timeout=120, show_mode=False, pipelines=None):
+    """Runs `command` through bench-run (scripts/bench-run.c), which forks it and reports what it cost: forked
+    from Python, its peak memory would start at the bench's own (18 MiB)."""
     stderr = tempfile.TemporaryFile()
-    start = time.monotonic()
-    process = subprocess.Popen(command, env=environment(window, pipelines=pipelines), stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=stderr)
-    deadline = start + timeout
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > deadline:
-            process.kill()
-            pid, status, usage = os.wait4(process.pid, 0)
-            break
-        time.sleep(0.002)
-    wall = time.monotonic() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0 or (check and not check()):
+    with tempfile.NamedTemporaryFile(mode="r", prefix="bench-run-", dir=OUT) as result:
+        env = environment(window, pipelines=pipelines)
+        # The virtual camera goes into the command, not into bench-run (scripts/bench-run.c).
+        env["BENCH_RUN_PRELOAD"] = env.pop("LD_PRELOAD")
+        process = subprocess.Popen([BENCH_RUN, result.name] + command, env=env,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+                                   start_new_session=True)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            stderr.seek(0)
+            sys.exit(f"bench: no end after {timeout} s: {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
+        figures = result.read().split()
+    if process.returncode != 0 or len(figures) != 4 or (check and not check()):
         stderr.seek(0)
         sys.exit(f"bench: failed (status {process.returncode}): {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
     if show_mode:
@@ -88,7 +92,8 @@ def run(command, window=False, check=None, timeout=120, show_mode=False, pipelin
         for line in stderr.read().decode(errors="replace").splitlines():
             if line.startswith("Mode:"):
                 print(f"  {line}", file=sys.stderr)
-    return Run(wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
+    wall, peak_kib, cpu, _ = figures
+    return Run(float(wall), int(peak_kib) / 1024, float(cpu))
 
 
 def nonempty(path):
@@ -246,10 +251,20 @@ def previews(rounds, seconds):
     report_cpu(f"{seconds} s preview {w}x{h} in a window", window,
                "`gst-launch-1.0 v4l2src ! videoconvert chroma-mode=none ! ximagesink` (the conversion gstcam's window uses)",
                peer="gst-launch-nearest")
+    # Without a window gstcam still prints its frame figures once a second (frames, fps): the issue's target is
+    # `v4l2src ! fakesink` "plus what the figures need", which the second peer adds — fpsdisplaysink counting
+    # the frames and printing the same figures once a second (`-v`).
+    figures = ["gst-launch-1.0", "-q", "-v"] + " ! ".join(camera + [
+        "fpsdisplaysink video-sink=fakesink text-overlay=false sync=false fps-update-interval=1000"]).split(" ")
+    # Five rounds at least: the two sides differ by a few hundredths of a second of CPU.
     headless = alternate(gstcams(preview + ["--sink", "none"]) + [
         ("gst-launch", gst_launch(*camera, "fakesink"), {}),
-    ], rounds, "preview none")
+        ("gst-launch-figures", figures, {}),
+    ], max(rounds, 5), "preview none")
     report_cpu(f"{seconds} s preview {w}x{h}, `--sink none`", headless, "`gst-launch-1.0 v4l2src ! fakesink`")
+    report_cpu(f"{seconds} s preview {w}x{h}, `--sink none`", headless,
+               "`gst-launch-1.0 -v v4l2src ! fpsdisplaysink video-sink=fakesink text-overlay=false` (the same figures "
+               "printed once a second)", peer="gst-launch-figures")
 
 
 def report_cpu(what, results, label, peer="gst-launch"):
