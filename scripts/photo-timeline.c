@@ -1,9 +1,10 @@
-// The timeline of a cold photo (scripts/photo-timeline, docs/benchmarks.md): an LD_PRELOAD library that stamps
-// the moments a cold photo passes through — gst_init, parsing, state changes, the camera's first open, STREAMON,
-// the first frame (DQBUF), fsync, rename, exit — with CLOCK_MONOTONIC milliseconds since it was loaded, into
-// $TIMELINE_OUT. It wraps only calls every contender makes through the dynamic linker (GStreamer's API and libc),
-// so gstcam and gst-launch-1.0 are timed by the same code, and costs a clock read per stamp (strace -f costs each
-// of the virtual camera's many syscalls a stop, and stretched the probe it was meant to time).
+// The timeline of a cold photo or a preview's start (scripts/photo-timeline, docs/benchmarks.md): an LD_PRELOAD
+// library that stamps the moments a process passes through — gst_init, parsing, state changes, the camera's first
+// open, STREAMON, the first frame (DQBUF) and the 30th and 60th, fsync, rename, exit — each with CLOCK_MONOTONIC
+// milliseconds since it was loaded and the process's CPU time so far (CLOCK_PROCESS_CPUTIME_ID, every thread),
+// into $TIMELINE_OUT. It wraps only calls every contender makes through the dynamic linker (GStreamer's API and
+// libc), so gstcam and gst-launch-1.0 are timed by the same code, and costs two clock reads per stamp (strace -f
+// costs each of the virtual camera's many syscalls a stop, and stretched the probe it was meant to time).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -38,7 +39,9 @@ static void stamp(const char *format, ...) {
     va_start(arguments, format);
     vsnprintf(what, sizeof what, format, arguments);
     va_end(arguments);
-    int length = snprintf(line, sizeof line, "%.3f %s\n", now() - start, what);
+    struct timespec cpu;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+    int length = snprintf(line, sizeof line, "%.3f %.3f %s\n", now() - start, cpu.tv_sec * 1e3 + cpu.tv_nsec / 1e6, what);
     if (write(fd, line, length) < 0) { /* nothing to do: the timeline is best effort */ }
 }
 
@@ -80,7 +83,12 @@ int ioctl(int fd, unsigned long request, ...) {
     REAL(int, ioctl, int, unsigned long, ...);
     if (request == VIDIOC_STREAMON) stamp("STREAMON");
     int result = real_ioctl(fd, request, argument);
-    if (request == VIDIOC_DQBUF && result == 0) stamp("first frame");
+    static int frames;  // counted on any thread: a stamp's order within a frame is all it needs
+    if (request == VIDIOC_DQBUF && result == 0) {
+        frames++;
+        if (frames == 1) stamp("first frame");
+        if (frames == 30 || frames == 60) stamp("frame %d", frames);
+    }
     return result;
 }
 
