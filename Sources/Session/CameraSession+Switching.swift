@@ -75,6 +75,8 @@ extension CameraSession {
         }
         let sourceCaps = pipeline.pipeline.child(named: "source-caps")
         let previousCaps = sourceCaps?.caps("caps")
+        let zoomCaps = pipeline.pipeline.child(named: "zoom-caps")
+        let previousZoomCaps = zoomCaps?.caps("caps")
         // No frame of the camera being left may stay held by a photo branch: it would keep that device open.
         pipeline.shutter.holdFrames(false)
         defer { pipeline.shutter.holdFrames(true) }
@@ -89,11 +91,15 @@ extension CameraSession {
                                          frameRate: configuration.framerate, purpose: .preview)
                 if let mode = ModeChooser.choose(wanted, from: camera.modes.filter { $0.kind == kind }) {
                     sourceCaps.setCaps("caps", mode.caps)
+                    // The zoom stage scales, it does not convert: what leaves it is in the new camera's format.
+                    zoomCaps?.setCaps("caps", "video/x-raw,width=\(configuration.width),height=\(configuration.height)"
+                                      + (mode.formatField.map { ",\($0)" } ?? ""))
                 }
             }
             try await attach(replacement, to: downstream, in: pipeline.pipeline, device: device)
         } catch {
             if let sourceCaps, let previousCaps { sourceCaps.setCaps("caps", previousCaps) }
+            if let zoomCaps, let previousZoomCaps { zoomCaps.setCaps("caps", previousZoomCaps) }
             // Put the previous camera back; if even that fails, the session has no camera and fails.
             detach(replacement, output: replacement.staticPad("src")!, downstream: downstream, from: pipeline.pipeline)
             do {

@@ -8,14 +8,16 @@ import Testing
 @testable import Session
 
 /// Switching between virtual cameras (scripts/test configures them): /dev/video0 is red (uvc), /dev/video4
-/// blue (basic), /dev/video8 green without 640x480, /dev/video10 Motion-JPEG only. The identity band is the
-/// top sixth of each frame.
+/// blue (basic), /dev/video8 green without 640x480, /dev/video10 Motion-JPEG only, /dev/video2 green (sensor, NV12
+/// first). The identity band is the top sixth of each frame.
 @Suite(.serialized) struct CameraSwitchingTests {
     static let red = "/dev/video0"
     static let blue = "/dev/video4"
     /// Offers 320x240 and 1280x720 only.
     static let green = "/dev/video8"
     static let motionJPEGOnly = "/dev/video10"
+    /// Green too, and its modes are NV12 first (the sensor profile).
+    static let sensor = "/dev/video2"
 
     enum Identity: Equatable { case red, blue, green, other }
 
@@ -86,6 +88,34 @@ import Testing
             if seen == 5 { break }
         }
         // Back to a camera that has 640x480: it is asked for that again.
+        try await session.switchCamera(to: Self.red)
+        for await frame in session.frames() {
+            #expect(Self.identity(of: frame) == .red && frame.width == 640)
+            break
+        }
+    }
+
+    /// The sensor camera lists NV12 first, so its nearest mode is NV12 where the uvc one streamed YUYV: the stage
+    /// after the zoom (`zoom-caps`, which names the format) must follow, or the new camera never negotiates.
+    @Test func aCameraWhoseModeIsInAnotherRawFormatStreamsInIt() async throws {
+        // A chosen mode, as the CLI's sessions have: the pipeline then names its format (YUYV), not every raw one.
+        let choice = try CameraConfiguration(device: Self.red)
+            .choosingMode(ModeRequest(width: 640, height: 480, frameRate: nil, purpose: .preview), keepPipeline: false)
+        let session = try CameraSession(configuration: choice.configuration)
+        try await session.start()
+        defer { session.stop() }
+        func zoomCaps() -> String? { session.shared.withLock { $0.pipeline?.pipeline.child(named: "zoom-caps")?.caps("caps") } }
+        #expect(zoomCaps()?.contains("format=(string)YUY2") == true, "\(zoomCaps() ?? "no caps")")
+        try await session.switchCamera(to: Self.sensor)
+        #expect(zoomCaps()?.contains("format=(string)NV12") == true, "\(zoomCaps() ?? "no caps")")
+        try session.setZoom(Zoom(factor: 2))
+        var seen = 0
+        for await frame in session.frames() {
+            #expect(frame.width == 640 && frame.height == 480)
+            #expect(Self.identity(of: frame) == .green)
+            seen += 1
+            if seen == 5 { break }
+        }
         try await session.switchCamera(to: Self.red)
         for await frame in session.frames() {
             #expect(Self.identity(of: frame) == .red && frame.width == 640)
