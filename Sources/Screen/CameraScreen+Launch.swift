@@ -120,6 +120,8 @@ extension CameraScreen {
         }
         defer { cycling?.cancel() }
         await run(duration: launch.duration, printFigures: !launch.picker && launch.output != .terminal)
+        // No switch may begin on a session being stopped (it would fail with "not running").
+        cycling?.cancel()
         stop()
         terminal?.restore()
         // The terminal view showed "Saved NAME" in its status line; the paths follow once its screen is gone.

@@ -212,7 +212,9 @@ public final class CameraScreen: Sendable {
         refreshStatusAndControls()
         if let photo = outcome.photo { showTaken(photo) }
         if outcome.isError {
-            Standard.error.write("gstcam: \(outcome.message)\n")
+            // An action the screen's own ending cut short (a switch under way at the end of --duration, q
+            // pressed during one) failed because of that ending, which is no error of the user's to read.
+            if !isOver { Standard.error.write("gstcam: \(outcome.message)\n") }
         } else if let photo = outcome.photo, !picker {
             // Not onto the terminal view's screen: a line there would overwrite the status line and shift the picture.
             if surface is TerminalView {
