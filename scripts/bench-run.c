@@ -50,10 +50,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    fprintf(result, "%.6f %ld %.6f %d\n", seconds(end) - seconds(start), usage.ru_maxrss,
-            seconds((struct timespec){usage.ru_utime.tv_sec, usage.ru_utime.tv_usec * 1000})
-                + seconds((struct timespec){usage.ru_stime.tv_sec, usage.ru_stime.tv_usec * 1000}),
-            exit_status);
+    double cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+    fprintf(result, "%.6f %ld %.6f %d\n", seconds(end) - seconds(start), usage.ru_maxrss, cpu, exit_status);
     fclose(result);
     return exit_status;
 }

@@ -42,6 +42,23 @@ import Testing
         }
     }
 
+    /// Five frames of a green camera at the session's 640x480, then a switch back to the red camera (which has
+    /// 640x480: it is asked for that again) and its frames.
+    private func expectGreenFramesThenBackToRed(_ session: CameraSession) async throws {
+        var seen = 0
+        for await frame in session.frames() {
+            #expect(frame.width == 640 && frame.height == 480)
+            #expect(Self.identity(of: frame) == .green)
+            seen += 1
+            if seen == 5 { break }
+        }
+        try await session.switchCamera(to: Self.red)
+        for await frame in session.frames() {
+            #expect(Self.identity(of: frame) == .red && frame.width == 640)
+            break
+        }
+    }
+
     private func startOn(_ device: String) async throws -> CameraSession {
         try await startCamera(device)
     }
@@ -80,19 +97,7 @@ import Testing
         let session = try await startOn(Self.red)
         defer { session.stop() }
         try await session.switchCamera(to: Self.green)
-        var seen = 0
-        for await frame in session.frames() {
-            #expect(frame.width == 640 && frame.height == 480)
-            #expect(Self.identity(of: frame) == .green)
-            seen += 1
-            if seen == 5 { break }
-        }
-        // Back to a camera that has 640x480: it is asked for that again.
-        try await session.switchCamera(to: Self.red)
-        for await frame in session.frames() {
-            #expect(Self.identity(of: frame) == .red && frame.width == 640)
-            break
-        }
+        try await expectGreenFramesThenBackToRed(session)
     }
 
     /// The sensor camera lists NV12 first, so its nearest mode is NV12 where the uvc one streamed YUYV: the stage
@@ -109,18 +114,7 @@ import Testing
         try await session.switchCamera(to: Self.sensor)
         #expect(zoomCaps()?.contains("format=(string)NV12") == true, "\(zoomCaps() ?? "no caps")")
         try session.setZoom(Zoom(factor: 2))
-        var seen = 0
-        for await frame in session.frames() {
-            #expect(frame.width == 640 && frame.height == 480)
-            #expect(Self.identity(of: frame) == .green)
-            seen += 1
-            if seen == 5 { break }
-        }
-        try await session.switchCamera(to: Self.red)
-        for await frame in session.frames() {
-            #expect(Self.identity(of: frame) == .red && frame.width == 640)
-            break
-        }
+        try await expectGreenFramesThenBackToRed(session)
     }
 
     @Test func aCameraWithNoUsableFormatIsRefusedAndThePreviousOneComesBack() async throws {
