@@ -11,9 +11,11 @@ let packageFolder = String(#filePath.dropLast("/Package.swift".count))
 /// run (packaging/startup-order.txt, made by scripts/startup-order) side by side at the start of the code, and packs
 /// its relocations (DT_RELR, glibc 2.36: 1.8 MB of relocation records become 15 KB). The executables export none of
 /// their symbols (swiftc links them with --export-dynamic: 3 600 names that every library loaded after them was
-/// looked up in first, and 290 KB of symbol tables held in memory); nothing looks a symbol up in them.
-/// docs/benchmarks.md has the figures.
+/// looked up in first, and 290 KB of symbol tables held in memory); nothing looks a symbol up in them. The C++
+/// runtime the Swift runtime needs is linked in from GCC's archives too (packaging/link/libstdc++.so says how),
+/// not mapped whole. docs/benchmarks.md has the figures.
 let executableLinking: [LinkerSetting] = [.unsafeFlags([
+    "-L", "\(packageFolder)/packaging/link",
     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     "-Xlinker", "--symbol-ordering-file=\(packageFolder)/packaging/startup-order.txt",
     "-Xlinker", "--no-warn-symbol-ordering",
