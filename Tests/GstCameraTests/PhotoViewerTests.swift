@@ -10,6 +10,9 @@ import GstCamera
     static let blue = (32, 64, 208)
     static let orange = (255, 128, 0)
     static let green = (32, 192, 32)
+    /// The camera's picture where the viewer was: the test pattern's first bar (videotestsrc's SMPTE bars are at
+    /// full intensity, not 75 %).
+    static let testPatternWhite = (255, 255, 255)
 
     /// A JPEG or PNG of one colour made by ImageMagick, dated `modified` (the gallery's order without EXIF).
     private func makePhoto(_ path: String, width: Int, height: Int, color: (Int, Int, Int), modified: String) throws {
@@ -29,18 +32,21 @@ import GstCamera
         return false
     }
 
-    /// Takes screenshots until the pixel at (x, y) is near `color` (a window opens or changes asynchronously).
-    private func waitForColor(_ color: (Int, Int, Int), at x: Int, _ y: Int, in folder: String, timeout: Double = 10)
-        throws -> (width: Int, height: Int, rgb: [UInt8]) {
+    /// Takes screenshots until the pixel at (x, y) is near `color` (a window opens or changes asynchronously); a
+    /// colour that never comes is a failure at the caller's line, with the colour seen last.
+    private func waitForColor(_ color: (Int, Int, Int), at x: Int, _ y: Int, in folder: String, timeout: Double = 10,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws -> (width: Int, height: Int, rgb: [UInt8]) {
         let end = Date().addingTimeInterval(timeout)
-        var shot = try screenshot(into: folder)
-        while Date() < end {
+        while true {
+            let shot = try screenshot(into: folder)
             let seen = pixel(shot, x, y)
             if abs(seen.0 - color.0) <= 30, abs(seen.1 - color.1) <= 30, abs(seen.2 - color.2) <= 30 { return shot }
+            if Date() >= end {
+                Issue.record("(\(x), \(y)) stayed \(seen), not \(color), for \(timeout) s", sourceLocation: sourceLocation)
+                return shot
+            }
             Thread.sleep(forTimeInterval: 0.1)
-            shot = try screenshot(into: folder)
         }
-        return shot
     }
 
     @Test func viewShowsBrowsesTrashesAndPrintsTheChosenPhoto() throws {
@@ -139,7 +145,7 @@ import GstCamera
         let lines = screen.output.split(separator: "\n").count
         #expect(screen.wait(3) { screen.output.split(separator: "\n").count >= lines + 2 })
         try xdotool("key", "Escape")
-        let back = try waitForColor((191, 191, 191), at: 40, 100, in: screen.folder)  // the test pattern's white bar
+        let back = try waitForColor(Self.testPatternWhite, at: 40, 100, in: screen.folder)
         #expect(countPixels(back, near: Self.orange, tolerance: 30, x: 0..<320, y: 40..<180) < 100)
         // Esc closed the viewer only; the camera screen answers keys again.
         try xdotool("key", "q")
@@ -167,7 +173,7 @@ import GstCamera
         #expect(again.output.contains("The photo viewer is open"), "\(again.output)")
         let closed = try send(#"{"command":"viewer","open":false}"#)
         #expect(closed.status == 0 && closed.output.contains("Photo viewer closed"), "\(closed.output)\(closed.error)")
-        let back = try waitForColor((191, 191, 191), at: 40, 100, in: screen.folder)
+        let back = try waitForColor(Self.testPatternWhite, at: 40, 100, in: screen.folder)
         #expect(countPixels(back, near: Self.orange, tolerance: 30, x: 0..<320, y: 40..<180) < 100, "the viewer did not close")
         let notOpen = try send(#"{"command":"viewer","open":false}"#)
         #expect(notOpen.status == 1 && notOpen.output.contains("The photo viewer is not open"), "\(notOpen.output)")
@@ -179,7 +185,7 @@ import GstCamera
         _ = try waitForColor(Self.orange, at: 160, 100, in: screen.folder)
         try xdotool("key", "Return")
         #expect(screen.wait(5) { screen.output.contains("\n" + screen.folder + photo + "\n") }, "no chosen path: \(screen.output)")
-        _ = try waitForColor((191, 191, 191), at: 40, 100, in: screen.folder)
+        _ = try waitForColor(Self.testPatternWhite, at: 40, 100, in: screen.folder)
         try xdotool("key", "q")
         #expect(screen.exitStatus(within: 5) == 0, "\(screen.errors)")
     }
