@@ -118,7 +118,6 @@ extension CameraScreen {
                 }
             }
         }
-        defer { cycling?.cancel() }
         await run(duration: launch.duration, printFigures: !launch.picker && launch.output != .terminal)
         // No switch may begin on a session being stopped (it would fail with "not running").
         cycling?.cancel()

@@ -104,12 +104,9 @@ import Testing
     /// after the zoom (`zoom-caps`, which names the format) must follow, or the new camera never negotiates.
     @Test func aCameraWhoseModeIsInAnotherRawFormatStreamsInIt() async throws {
         // A chosen mode, as the CLI's sessions have: the pipeline then names its format (YUYV), not every raw one.
-        let choice = try CameraConfiguration(device: Self.red)
-            .choosingMode(ModeRequest(width: 640, height: 480, frameRate: nil, purpose: .preview), keepPipeline: false)
-        let session = try CameraSession(configuration: choice.configuration)
-        try await session.start()
+        let session = try await startCamera(Self.red, choosing: ModeRequest(width: 640, height: 480, frameRate: nil, purpose: .preview))
         defer { session.stop() }
-        func zoomCaps() -> String? { session.shared.withLock { $0.pipeline?.pipeline.child(named: "zoom-caps")?.caps("caps") } }
+        func zoomCaps() -> String? { capsfilterCaps("zoom-caps", of: session) }
         #expect(zoomCaps()?.contains("format=(string)YUY2") == true, "\(zoomCaps() ?? "no caps")")
         try await session.switchCamera(to: Self.sensor)
         #expect(zoomCaps()?.contains("format=(string)NV12") == true, "\(zoomCaps() ?? "no caps")")

@@ -139,13 +139,11 @@ import Testing
     /// A session at vivid's 12.5 fps switches to the webcam, which has no 12.5 at 1280x720: its nearest raw mode
     /// there is asked for (10 fps), frames keep their size, and switching back asks for 25/2 again.
     @Test func switchingFromAFractionalRateTakesTheNewCamerasNearestMode() async throws {
-        let choice = try CameraConfiguration(device: Self.vivid)
-            .choosingMode(ModeRequest(width: 1280, height: 720, frameRate: FrameRate("12.5"), purpose: .preview), keepPipeline: false)
-        #expect(choice.configuration.framerate == FrameRate(numerator: 25, denominator: 2))
-        let session = try CameraSession(configuration: choice.configuration)
-        try await session.start()
+        let session = try await startCamera(Self.vivid, choosing: ModeRequest(width: 1280, height: 720, frameRate: FrameRate("12.5"),
+                                                                              purpose: .preview))
         defer { session.stop() }
-        func sourceCaps() -> String? { session.shared.withLock { $0.pipeline?.pipeline.child(named: "source-caps")?.caps("caps") } }
+        #expect(session.configuration.framerate == FrameRate(numerator: 25, denominator: 2))
+        func sourceCaps() -> String? { capsfilterCaps("source-caps", of: session) }
         #expect(sourceCaps()?.contains("framerate=(fraction)25/2") == true, "\(sourceCaps() ?? "no caps")")
         try await session.switchCamera(to: Self.webcam)
         #expect(session.device == Self.webcam)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Cameras
 @testable import Session
 @testable import V4L2
 
@@ -36,6 +37,20 @@ func startCamera(_ device: String, width: Int = 640, height: Int = 480) async th
     let session = try CameraSession(configuration: CameraConfiguration(device: device, width: width, height: height))
     try await session.start()
     return session
+}
+
+/// A running session on a (virtual) camera in the mode `request` chooses, as the CLI starts one: its pipeline then
+/// names that mode's format and rate, not every raw one.
+func startCamera(_ device: String, choosing request: ModeRequest) async throws -> CameraSession {
+    let choice = try CameraConfiguration(device: device).choosingMode(request, keepPipeline: false)
+    let session = try CameraSession(configuration: choice.configuration)
+    try await session.start()
+    return session
+}
+
+/// The caps that the capsfilter `name` in the session's running pipeline asks for (nil without either).
+func capsfilterCaps(_ name: String, of session: CameraSession) -> String? {
+    session.shared.withLock { $0.pipeline?.pipeline.child(named: name)?.caps("caps") }
 }
 
 /// Decodes an image file with GStreamer (jpegdec/pngdec through decodebin) into one RGB frame.
