@@ -17,7 +17,10 @@ void *vcam_producer_main(void *arg) {
     unsigned seed = (unsigned)vcam_now_ns();
     pthread_mutex_lock(&dev->lock);
     uint64_t interval = 1000000000ull * dev->interval.numerator / dev->interval.denominator;
-    uint64_t next = vcam_now_ns() + interval;
+    // vivid's capture thread fills its first frame as soon as it starts, at STREAMON, and the next ones a frame
+    // interval apart (in the guest at 1 fps: the first frame as soon as at 25 fps, three frames in 2 s); a USB
+    // camera sends its first frame one exposure later.
+    uint64_t next = vcam_now_ns() + (dev->profile == VCAM_PROFILE_VIVID ? 0 : interval);
     while (dev->streaming) {
         uint64_t now = vcam_now_ns();
         if (now < next) {

@@ -138,6 +138,20 @@ private func v4l2ctl(_ arguments: [String], _ environment: [String: String]) thr
         #expect(pipeline.errorOutput.contains("ignoring driver timestamps") == distrusted, "\(pipeline.errorOutput)")
     }
 
+    /// vivid fills its first frame at STREAMON and the next ones a frame interval apart (in the vivid guest at 1 fps,
+    /// `--stream-count=1` returns as soon as at 25 fps); a USB camera's first frame comes a frame interval later.
+    @Test(arguments: [("vivid", 0.0), ("uvc,fps=1+30", 1.0)])
+    func theFirstFrameComesAsTheDriverSendsIt(_ profile: String, _ firstFrameSeconds: Double) throws {
+        let device = try privateDevice("/dev/video0=\(profile)")
+        _ = try v4l2ctl(["-d", "/dev/video0", "--set-fmt-video", "width=640,height=480,pixelformat=YUYV", "-p", "1"], device)
+        let started = Date()
+        let stream = try v4l2ctl(["-d", "/dev/video0", "--stream-mmap", "--stream-count=2"], device)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(stream.status == 0, "\(stream.combined)")
+        // Two frames at 1 fps: the second comes a second after the first. Room for a slow start, not for a frame.
+        #expect(elapsed >= firstFrameSeconds + 0.95 && elapsed < firstFrameSeconds + 1.6, "\(profile): two frames in \(elapsed) s")
+    }
+
     @Test func fpsOptionTakesDecimalsAndFractions() throws {
         let device = try privateDevice("/dev/video0=basic,fps=30+12.5+30000/1001")
         let list = try v4l2ctl(["-d", "/dev/video0", "--list-frameintervals", "width=640,height=480,pixelformat=YUYV"], device)
