@@ -69,8 +69,8 @@ import Testing
 
         let banner = "eval [document.querySelector('#banner').classList.contains('shown'), document.querySelector('#banner').textContent]"
         let result = try HeadlessChromium.run(url + "?view=mjpeg", folder: folder, steps: [
-            "sleep 1", "touch \(faults)/unplugged", "sleep 3.5", "shot gone.png", banner,
-            "rm \(faults)/unplugged", "sleep 4", "shot back.png", banner, "sleep 1", "shot later.png",
+            "sleep 1", "touch \(faults)/unplugged", "wait #banner.shown", "shot gone.png", banner,
+            "rm \(faults)/unplugged", "wait #banner:not(.shown)", "sleep 1", "shot back.png", banner, "sleep 1", "shot later.png",
         ])
         #expect(result.status == 0, "\(result.error.suffix(800))")
         let states = result.output.split(separator: "\n").compactMap { line in
