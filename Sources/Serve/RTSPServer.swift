@@ -42,6 +42,14 @@ final class RTSPServer: Sendable {
             let server = gst_rtsp_server_new()!
             gst_rtsp_server_set_address(server, address)
             gst_rtsp_server_set_service(server, "\(port)")
+            // Each client on a thread of its own. gst-rtsp-server's default pool runs every client on one thread,
+            // and its connection reads a request's header to the end however long it is (at about 2 MB/s): one
+            // client sending an endless header held every other viewer up for as long as it kept sending. Past
+            // the cap (room for each allowed viewer and as many connections being refused), clients share threads.
+            if let threads = gst_rtsp_server_get_thread_pool(server) {
+                gst_rtsp_thread_pool_set_max_threads(threads, gint(2 * max(maxViewers, 8)))
+                g_object_unref(threads)
+            }
             // Always an auth object: its check refuses oversized request headers (RTSPHeaderLimit).
             let auth = RTSPHeaderLimit.makeAuth(checksCredentials: credentials != nil || tls != nil)
             if credentials != nil || tls != nil {

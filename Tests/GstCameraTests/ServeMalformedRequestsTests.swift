@@ -240,6 +240,33 @@ else:
         }
     }
 
+    /// A client that sends one request whose header never ends, as fast as the server reads it, for up to 15 s.
+    static let endlessHeader = #"""
+import socket, sys, time
+connection = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+connection.sendall(b"OPTIONS rtsp://127.0.0.1/camera RTSP/1.0\r\nCSeq: 1\r\nX-Padding: ")
+end = time.time() + 15
+while time.time() < end:
+    connection.sendall(b"a" * 65536)
+"""#
+
+    /// A client sending a header that never ends does not hold other viewers up: the server reads it on a thread
+    /// of that client's (gst-rtsp-server reads a header to its end, and ran every client on one thread).
+    @Test func aClientSendingAnEndlessHeaderHoldsNoOtherViewerUp() async throws {
+        try await withRTSPServer { rtsp, port in
+            let endless = try ClientProcess("/usr/bin/python3", ["-c", Self.endlessHeader, "\(port)"])
+            Thread.sleep(forTimeInterval: 1)
+            let started = Date()
+            let others = try rtspRequests(port, "methods", sizes: [0], methods: ["OPTIONS", "DESCRIBE"])
+            #expect(others == ["OPTIONS 0 200 cseq-echoed", "DESCRIBE 0 200 cseq-echoed"], "\(others)")
+            #expect(try probe(rtsp) == "h264,160,120", "a viewer plays meanwhile")
+            let waited = Date().timeIntervalSince(started)
+            #expect(waited < 5, "other clients waited \(waited) s")
+            #expect(endless.process.isRunning, "the endless header was still being sent while the others were served")
+            _ = endless.finish(within: 0)
+        }
+    }
+
     /// A test pattern served over RTSP alone, for `body` with its rtsp:// URL and port; stopped after it.
     private func withRTSPServer(credentials: ServeCredentials? = nil,
                                 _ body: (_ rtsp: String, _ port: Int) throws -> Void) async throws {
