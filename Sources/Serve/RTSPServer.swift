@@ -42,14 +42,11 @@ final class RTSPServer: Sendable {
             let server = gst_rtsp_server_new()!
             gst_rtsp_server_set_address(server, address)
             gst_rtsp_server_set_service(server, "\(port)")
-            // Each client on a thread of its own. gst-rtsp-server's default pool runs every client on one thread,
-            // and its connection reads a request's header to the end however long it is (at about 2 MB/s): one
-            // client sending an endless header held every other viewer up for as long as it kept sending. Past
-            // the cap (room for each allowed viewer and as many connections being refused), clients share threads.
-            if let threads = gst_rtsp_server_get_thread_pool(server) {
-                gst_rtsp_thread_pool_set_max_threads(threads, gint(2 * max(maxViewers, 8)))
-                g_object_unref(threads)
-            }
+            // Each client on a thread of its own (RTSPClientThreads); past the cap (room for each allowed viewer
+            // and as many connections being refused), clients share threads.
+            let threads = mounts.clientThreads.makePool(maxThreads: 2 * max(maxViewers, 8))
+            gst_rtsp_server_set_thread_pool(server, threads)
+            g_object_unref(threads)
             // Always an auth object: its check refuses oversized request headers (RTSPHeaderLimit).
             let auth = RTSPHeaderLimit.makeAuth(checksCredentials: credentials != nil || tls != nil)
             if credentials != nil || tls != nil {
@@ -89,9 +86,9 @@ final class RTSPServer: Sendable {
                 guard let client, let data else { return }
                 let mounts = Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue()
                 mounts.clientConnected()
-                gstcam_rtsp_client_on_closed(client, { _, data in
-                    guard let data else { return }
-                    Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().clientClosed()
+                gstcam_rtsp_client_on_closed(client, { client, data in
+                    guard let client, let data else { return }
+                    Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().clientClosed(client)
                 }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
                     if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
                 })
@@ -151,16 +148,27 @@ final class RTSPServer: Sendable {
     /// Closes every client connection, stops listening and stops feeding the media. Safe to call twice.
     func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        let handles = handles
+        let handles = handles, clientThreads = mounts.clientThreads
         try? loop.sync {
             if let source = g_main_context_find_source_by_id(GLibLoop.currentContext, handles.source) {
                 g_source_destroy(source)
             }
-            // Every client is closed (its session and media let go).
-            let remaining = gst_rtsp_server_client_filter(handles.server, { _, _, _ in GST_RTSP_FILTER_REMOVE }, nil)
-            g_list_free(remaining)
+            // Every client is closed on its own thread (RTSPClientThreads), its session and media let go.
+            let clients = gst_rtsp_server_client_filter(handles.server, { _, _, _ in GST_RTSP_FILTER_REF }, nil)
+            var next = clients
+            while let item = next {
+                if let client = item.pointee.data?.assumingMemoryBound(to: GstRTSPClient.self) {
+                    clientThreads.close(client)
+                    g_object_unref(client)
+                }
+                next = item.pointee.next
+            }
+            g_list_free(clients)
             g_object_unref(handles.server)
         }
+        // The closes run on the clients' threads: wait for them, so that no client outlives the server's stop.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while mounts.connectedClients > 0, ContinuousClock.now < deadline { usleep(5_000) }
         mounts.stopFeeding()
     }
 
@@ -175,8 +183,15 @@ private final class RTSPMounts: Sendable {
 
     init(maxViewers: Int) { self.maxViewers = maxViewers }
 
+    /// Which thread each client runs on (the server's thread pool).
+    let clientThreads = RTSPClientThreads()
+
     func clientConnected() { clients.withLock { $0 += 1 } }
-    func clientClosed() { clients.withLock { $0 -= 1 } }
+    func clientClosed(_ client: UnsafeMutablePointer<GstRTSPClient>) {
+        clients.withLock { $0 -= 1 }
+        clientThreads.forget(client)
+    }
+    var connectedClients: Int { clients.withLock { $0 } }
     /// More clients are connected than viewers are allowed (the one asking is counted).
     var isFull: Bool { clients.withLock { $0 } > maxViewers }
 
