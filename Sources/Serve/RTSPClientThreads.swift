@@ -74,21 +74,16 @@ final class RTSPClientThreads: Sendable {
     private static let ownerKey = "gstcam-client-threads"
 
     /// A GstRTSPThreadPool subclass whose get_thread records a client's thread; registered once, on first use.
-    private static let poolType: GType = {
-        let parent = gst_rtsp_thread_pool_get_type()
-        var parentSizes = GTypeQuery()
-        g_type_query(parent, &parentSizes)
-        return g_type_register_static_simple(parent, "GstCamClientThreadPool", parentSizes.class_size, { poolClass, _ in
-            poolClass?.assumingMemoryBound(to: GstRTSPThreadPoolClass.self).pointee.get_thread = { pool, type, context in
-                let parentClass = g_type_class_peek(gst_rtsp_thread_pool_get_type())?.assumingMemoryBound(to: GstRTSPThreadPoolClass.self)
-                guard let pool, let getThread = parentClass?.pointee.get_thread,
-                      let thread = getThread(pool, type, context) else { return nil }
-                if type == GST_RTSP_THREAD_TYPE_CLIENT, let client = context?.pointee.client, let threadContext = thread.pointee.context,
-                   let owner = g_object_get_data(UnsafeMutableRawPointer(pool).assumingMemoryBound(to: GObject.self), ownerKey) {
-                    Unmanaged<RTSPClientThreads>.fromOpaque(owner).takeUnretainedValue().record(client, context: threadContext)
-                }
-                return thread
+    private static let poolType = registerGObjectSubclass(of: gst_rtsp_thread_pool_get_type(), named: "GstCamClientThreadPool") { poolClass, _ in
+        poolClass?.assumingMemoryBound(to: GstRTSPThreadPoolClass.self).pointee.get_thread = { pool, type, context in
+            let parentClass = g_type_class_peek(gst_rtsp_thread_pool_get_type())?.assumingMemoryBound(to: GstRTSPThreadPoolClass.self)
+            guard let pool, let getThread = parentClass?.pointee.get_thread,
+                  let thread = getThread(pool, type, context) else { return nil }
+            if type == GST_RTSP_THREAD_TYPE_CLIENT, let client = context?.pointee.client, let threadContext = thread.pointee.context,
+               let owner = g_object_get_data(UnsafeMutableRawPointer(pool).assumingMemoryBound(to: GObject.self), ownerKey) {
+                Unmanaged<RTSPClientThreads>.fromOpaque(owner).takeUnretainedValue().record(client, context: threadContext)
             }
-        }, parentSizes.instance_size, nil, GTypeFlags(rawValue: 0))
-    }()
+            return thread
+        }
+    }
 }

@@ -38,17 +38,12 @@ enum RTSPHeaderLimit {
     private static let checksCredentialsKey = "gstcam-checks-credentials"
 
     /// Registered once, on first use (a `static let` is initialized once, thread-safely).
-    private static let authType: GType = {
-        let parent = gst_rtsp_auth_get_type()
-        var parentSizes = GTypeQuery()
-        g_type_query(parent, &parentSizes)
-        return g_type_register_static_simple(parent, "GstCamHeaderLimitAuth", parentSizes.class_size, { authClass, _ in
-            authClass?.assumingMemoryBound(to: GstRTSPAuthClass.self).pointee.check = { auth, context, check in
-                guard let auth, let context, let check else { return 0 }
-                return RTSPHeaderLimit.check(auth, context, String(cString: check)) ? 1 : 0
-            }
-        }, parentSizes.instance_size, nil, GTypeFlags(rawValue: 0))
-    }()
+    private static let authType = registerGObjectSubclass(of: gst_rtsp_auth_get_type(), named: "GstCamHeaderLimitAuth") { authClass, _ in
+        authClass?.assumingMemoryBound(to: GstRTSPAuthClass.self).pointee.check = { auth, context, check in
+            guard let auth, let context, let check else { return 0 }
+            return RTSPHeaderLimit.check(auth, context, String(cString: check)) ? 1 : 0
+        }
+    }
 
     private static func check(_ auth: UnsafeMutablePointer<GstRTSPAuth>, _ context: UnsafeMutablePointer<GstRTSPContext>,
                               _ check: String) -> Bool {
