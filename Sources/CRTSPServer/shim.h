@@ -48,6 +48,13 @@ static inline gulong gstcam_rtsp_client_on_pre_describe_request(GstRTSPClient *c
     return g_signal_connect_data(client, "pre-describe-request", G_CALLBACK(callback), data, destroy, 0);
 }
 
+// A client's "new-session" signal: the client was given a session (its SETUP), the mark of a viewer.
+typedef void (*gstcam_rtsp_new_session_callback)(GstRTSPClient *client, GstRTSPSession *session, gpointer data);
+static inline gulong gstcam_rtsp_client_on_new_session(GstRTSPClient *client, gstcam_rtsp_new_session_callback callback,
+                                                       gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(client, "new-session", G_CALLBACK(callback), data, destroy, 0);
+}
+
 // A bin's "deep-element-added" signal: an element added to the bin or to any bin inside it.
 typedef void (*gstcam_rtsp_element_added_callback)(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data);
 static inline gulong gstcam_rtsp_bin_on_deep_element_added(GstBin *bin, gstcam_rtsp_element_added_callback callback,

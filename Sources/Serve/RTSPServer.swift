@@ -92,10 +92,19 @@ final class RTSPServer: Sendable {
                 }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
                     if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
                 })
-                // Past the limit, a new viewer is refused with 503 Service Unavailable when it asks for the stream.
-                gstcam_rtsp_client_on_pre_describe_request(client, { _, _, data in
-                    guard let data else { return GST_RTSP_STS_OK }
-                    return Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().isFull ? GST_RTSP_STS_SERVICE_UNAVAILABLE : GST_RTSP_STS_OK
+                // A client given a session (its SETUP) is a viewer; past the limit of viewers, a client that is not
+                // one yet is refused with 503 Service Unavailable when it asks for the stream. Connections that
+                // never set a stream up take no viewer's place.
+                gstcam_rtsp_client_on_new_session(client, { client, _, data in
+                    guard let client, let data else { return }
+                    Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().clientBecameViewer(client)
+                }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
+                    if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
+                })
+                gstcam_rtsp_client_on_pre_describe_request(client, { client, _, data in
+                    guard let client, let data else { return GST_RTSP_STS_OK }
+                    let full = Unmanaged<RTSPMounts>.fromOpaque(data).takeUnretainedValue().hasNoRoom(for: client)
+                    return full ? GST_RTSP_STS_SERVICE_UNAVAILABLE : GST_RTSP_STS_OK
                 }, Unmanaged<RTSPMounts>.fromOpaque(data).retain().toOpaque(), { data, _ in
                     if let data { Unmanaged<RTSPMounts>.fromOpaque(data).release() }
                 })
@@ -179,6 +188,8 @@ final class RTSPServer: Sendable {
 private final class RTSPMounts: Sendable {
     private let mounts = Mutex<[RTSPMount]>([])
     private let clients = Mutex(0)
+    /// The clients that were given a session, by address (removed when they close).
+    private let viewers = Mutex<Set<UInt>>([])
     let maxViewers: Int
 
     init(maxViewers: Int) { self.maxViewers = maxViewers }
@@ -187,13 +198,19 @@ private final class RTSPMounts: Sendable {
     let clientThreads = RTSPClientThreads()
 
     func clientConnected() { clients.withLock { $0 += 1 } }
+    func clientBecameViewer(_ client: UnsafeMutablePointer<GstRTSPClient>) {
+        _ = viewers.withLock { $0.insert(UInt(bitPattern: client)) }
+    }
     func clientClosed(_ client: UnsafeMutablePointer<GstRTSPClient>) {
         clients.withLock { $0 -= 1 }
+        _ = viewers.withLock { $0.remove(UInt(bitPattern: client)) }
         clientThreads.forget(client)
     }
     var connectedClients: Int { clients.withLock { $0 } }
-    /// More clients are connected than viewers are allowed (the one asking is counted).
-    var isFull: Bool { clients.withLock { $0 } > maxViewers }
+    /// As many viewers as allowed are watching, and `client` is not one of them.
+    func hasNoRoom(for client: UnsafeMutablePointer<GstRTSPClient>) -> Bool {
+        viewers.withLock { $0.count >= maxViewers && !$0.contains(UInt(bitPattern: client)) }
+    }
 
     func add(_ mount: RTSPMount) { mounts.withLock { $0.append(mount) } }
 

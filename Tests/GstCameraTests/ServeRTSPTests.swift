@@ -156,6 +156,34 @@ import Testing
         #expect(try probe(url) == "h264,320,240", "room again once the first viewer left")
     }
 
+    /// The viewer limit counts viewers, not connections: clients that connect and set nothing up (here five, with
+    /// room for one viewer) do not lock viewers out.
+    @Test func connectionsThatSetNothingUpTakeNoViewersPlace() async throws {
+        let session = try await startTestPattern(width: 320, height: 240)
+        defer { session.stop() }
+        var configuration = ServeConfiguration(rtspPort: 0, httpPort: nil)
+        configuration.maxViewers = 1
+        let server = CameraServer(operator: CameraOperator(session: session), configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let url = try #require(server.rtspURL)
+        let port = try #require(url.split(separator: ":").last?.split(separator: "/").first)
+        let silent = try ClientProcess("/usr/bin/python3", ["-c", """
+            import socket, sys, time
+            held = [socket.create_connection(("127.0.0.1", \(port))) for _ in range(5)]
+            print("connected", flush=True)
+            time.sleep(30)
+            """])
+        defer { _ = silent.finish(within: 0) }
+        try await Task.sleep(for: .seconds(0.5))
+        #expect(try probe(url) == "h264,320,240", "a viewer while five connections say nothing")
+        let watching = try RTSPViewer.gstLaunch(url, protocol: "tcp", frames: nil)
+        defer { _ = watching.finish(within: 0) }
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(try probe(url).contains("503"), "the one viewer's place is taken")
+        #expect(silent.process.isRunning, "the five connections were held throughout")
+    }
+
     private func probe(_ url: String) throws -> String {
         let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-timeout", "10000000", "-rtsp_transport", "tcp",
                                                          "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height",
