@@ -247,6 +247,8 @@ import socket, sys, time
 connection = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 connection.sendall(b"OPTIONS rtsp://127.0.0.1/camera RTSP/1.0\r\nCSeq: 1\r\nX-Padding: ")
 connection.settimeout(0.2)
+connection.sendall(b"a" * 65536)
+print("sending", flush=True)
 end = time.time() + 15
 while time.time() < end:
     try:
@@ -270,7 +272,8 @@ while time.time() < end:
         defer { _ = endless?.finish(within: 0) }
         try await withRTSPServer { rtsp, port in
             endless = try ClientProcess("/usr/bin/python3", ["-c", Self.endlessHeader, "\(port)"])
-            Thread.sleep(forTimeInterval: 1)
+            #expect(endless?.waitForOutput("sending", within: 5) == true, "the endless header is being sent")
+            Thread.sleep(forTimeInterval: 0.5)
             let started = Date()
             let others = try rtspRequests(port, "methods", sizes: [0], methods: ["OPTIONS", "DESCRIBE"])
             #expect(others == ["OPTIONS 0 200 cseq-echoed", "DESCRIBE 0 200 cseq-echoed"], "\(others)")

@@ -175,7 +175,7 @@ import Testing
             time.sleep(30)
             """])
         defer { _ = silent.finish(within: 0) }
-        try await Task.sleep(for: .seconds(0.5))
+        #expect(silent.waitForOutput("connected", within: 5), "five connections made")
         #expect(try probe(url) == "h264,320,240", "a viewer while five connections say nothing")
         let watching = try RTSPViewer.gstLaunch(url, protocol: "tcp", frames: nil)
         defer { _ = watching.finish(within: 0) }

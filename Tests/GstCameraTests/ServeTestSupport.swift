@@ -24,6 +24,16 @@ final class ClientProcess {
         try process.run()
     }
 
+    /// Waits up to `timeout` seconds for the program to print `text`; whether it did.
+    func waitForOutput(_ text: String, within timeout: Double) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        repeat {
+            if ((try? String(contentsOfFile: folder + "/out", encoding: .utf8)) ?? "").contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < end
+        return false
+    }
+
     /// Waits up to `timeout` seconds for the program to end (killing it after that); returns its output.
     func finish(within timeout: Double) -> (status: Int32?, output: String, error: String) {
         let end = Date().addingTimeInterval(timeout)
