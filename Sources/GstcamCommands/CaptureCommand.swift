@@ -93,6 +93,12 @@ enum CaptureCommand: Command {
             return names
         }
 
+        // The name is checked (free, in a writable folder, not a camera's device node) before the camera opens:
+        // a slow camera's warm-up (15 frames at 2 fps) should not come before "already exists".
+        if let first = pattern?.path(forShot: 1) ?? output, first != "-" {
+            try PhotoOutput(finalPath: first, collision: PhotoNameCollision(overwrite: overwrite), format: format).discard()
+        }
+
         // GStreamer starts, and loads the pipeline's plugins, while the camera is probed (issue 13: each took
         // ~10 ms of a cold photo) — unless a camera screen may take the photo for us (its socket is there).
         if count != nil || !RemoteSocketPath.anyExists() {

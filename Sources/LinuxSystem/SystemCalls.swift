@@ -159,7 +159,7 @@ extension stat {
         switch st_mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"
-        case S_IFCHR: "a character device"
+        case S_IFCHR: isVideoDevice ? "a video device (V4L2)" : "a character device"
         case S_IFBLK: "a block device"
         case S_IFIFO: "a named pipe"
         case S_IFSOCK: "a socket"
@@ -167,5 +167,10 @@ extension stat {
         default: "not a regular file"
         }
     }
+    /// A V4L2 device node (a camera, a video output, a codec): a character device of videodev's major number,
+    /// 81 on every Linux (include/uapi/linux/major.h, VIDEO_MAJOR).
+    public var isVideoDevice: Bool { st_mode & S_IFMT == S_IFCHR && deviceMajor == 81 }
+    /// glibc's `major()` (a macro Swift does not import): bits 8–19 and 44–63 of the device number.
+    public var deviceMajor: UInt64 { (UInt64(st_rdev) >> 8) & 0xfff | (UInt64(st_rdev) >> 32) & ~0xfff }
     public var modificationSeconds: Double { Double(st_mtim.tv_sec) + Double(st_mtim.tv_nsec) / 1e9 }
 }

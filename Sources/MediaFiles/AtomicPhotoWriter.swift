@@ -60,7 +60,9 @@ public struct AtomicPhotoWriter: Sendable {
             // What the name leads to: a symbolic link itself may be replaced (rename never touches its target),
             // but only when it leads to a photo file or nowhere; a pipe, device or socket is never replaced.
             if let target = try? SystemCalls.status(finalPath) {
-                if target.isDirectory { throw .outputNotWritable(path: finalPath, reason: "it is a directory") }
+                if target.isDirectory {
+                    throw .outputNotWritable(path: finalPath, reason: "it is a directory (--dir \(finalPath) saves into it under a new name)")
+                }
                 if !target.isRegularFile { throw .outputNotAPhotoFile(path: finalPath, kind: target.fileKind) }
             }
             if collision == .fail { throw .outputExists(path: finalPath) }

@@ -69,6 +69,11 @@ public struct PhotoStream: Sendable {
     }
 
     init(path: String, kind: Kind, format: PhotoFormat?, readerWait: Duration = .seconds(10)) throws(CameraError) {
+        // A camera takes no writes (EINVAL after the whole capture), and a video output or a loopback device
+        // would take the JPEG's bytes as a frame of pixels: neither is where a photo is meant to go.
+        if kind == .characterDevice, let status = try? SystemCalls.status(path), status.isVideoDevice {
+            throw .outputNotAPhotoFile(path: path, kind: status.fileKind)
+        }
         do { try SystemCalls.access(path, W_OK) } catch {
             throw .outputNotWritable(path: path, reason: "you may not write to this \(kind == .namedPipe ? "named pipe" : "device") (\(CameraError.errnoText(error.code)))")
         }

@@ -198,4 +198,28 @@ import Testing
         #expect(refused.error.contains("\(socketPath) is a socket, not a photo file"), "\(refused.error)")
         #expect(kind(socketPath) == S_IFSOCK)
     }
+
+    /// A camera's own node, a folder or a taken name is refused before the camera opens (no "Mode:" line,
+    /// which choosing its mode prints): the node used to get the JPEG written into it after the whole capture
+    /// (EINVAL from a camera; a video output would take it as pixels), and a taken name came after the warm-up.
+    @Test func gstcamCaptureRefusesACamerasNodeAFolderOrATakenNameBeforeTheCameraOpens() throws {
+        let directory = F.makeDirectory()
+        defer { F.removeTree(directory) }
+        let taken = directory + "/taken.jpg"
+        #expect(FileManager.default.createFile(atPath: taken, contents: Data("mine".utf8)))
+        let cases = [
+            (["--overwrite"], "/dev/video2", "/dev/video2 is a video device (V4L2), not a photo file; it is never replaced."),
+            ([], directory, "Cannot write \(directory): it is a directory (--dir \(directory) saves into it under a new name)."),
+            ([], taken, "\(taken) already exists"),
+        ]
+        for (extra, output, message) in cases {
+            let result = try gstcam(["capture", "--device", "/dev/video0", "-o", output] + extra)
+            #expect(result.status == 1, "\(output): \(result.error)")
+            #expect(result.error.contains(message), "\(output): \(result.error)")
+            #expect(!result.error.contains("Mode:"), "the camera was opened for \(output): \(result.error)")
+        }
+        #expect(kind("/dev/video2") == S_IFCHR)
+        #expect(FileManager.default.contents(atPath: taken) == Data("mine".utf8))
+        #expect(F.entries(directory) == ["taken.jpg"])
+    }
 }
