@@ -23,7 +23,9 @@ enum RecordCommand: Command {
     command follows it the same way (--segment, --pre and sound are then refused).
 
     OPTIONS:
-      -o, --output FILE      Where to write the video (its extension follows the codec: .mp4 or .webm).
+      -o, --output FILE      Where to write the video. Its extension gives the format when --codec does not:
+                             .mp4 (H.264), .webm (VP8) or .mkv (Motion-JPEG); a name without one gets the
+                             codec's. Another extension, or one that contradicts --codec, is refused.
       --dir DIR              Record into DIR under a new VID_<date>_<time> name.
       --overwrite            Replace FILE if it exists (otherwise an existing file is an error).
       --duration SECONDS     Stop after this much video (fractions allowed); the file holds exactly its frames.
@@ -51,7 +53,7 @@ enum RecordCommand: Command {
         let directory = try arguments.option("--dir")
         let overwrite = arguments.flag("--overwrite")
         let duration = try arguments.option("--duration", as: "a number of seconds > 0") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
-        let codec = try arguments.option("--codec", as: "h264, vp8, vp9 or mjpeg") { VideoCodec(rawValue: $0.lowercased() == "h.264" ? "h264" : $0.lowercased()) }
+        let askedCodec = try arguments.option("--codec", as: "h264, vp8, vp9 or mjpeg") { VideoCodec(rawValue: $0.lowercased() == "h.264" ? "h264" : $0.lowercased()) }
         let bitrate = try arguments.option("--bitrate", as: "kbit/s from 50 to 100000") { Int($0).flatMap { (50...100_000).contains($0) ? $0 : nil } }
         let segment = try arguments.option("--segment", as: "a number of seconds ≥ 1") { Double($0).flatMap { $0 >= 1 && $0.isFinite ? $0 : nil } }
         let pre = try arguments.option("--pre", as: "a number of seconds from 0.1 to 600") { Double($0).flatMap { $0 >= 0.1 && $0 <= 600 ? $0 : nil } }
@@ -65,6 +67,15 @@ enum RecordCommand: Command {
         if output != nil, directory != nil { throw UsageError("give either -o FILE or --dir DIR, not both") }
         if output == "-" { throw UsageError("a video is written to a file (the MP4 index needs one); give -o FILE or --dir DIR") }
         if directory != nil, overwrite { throw UsageError("--overwrite goes with -o FILE; --dir never replaces a file") }
+        var codec = askedCodec
+        if let output {
+            do throws(VideoNameProblem) {
+                codec = try VideoCodec.forRecording(named: output, asked: askedCodec)
+            } catch {
+                throw UsageError("\(output): \(error.reason)")
+            }
+            try VideoFileName.checkNamesAFile(output)
+        }
 
         let audio: RecordingAudio? = audioIfAvailable ? .deviceIfAvailable : audioDevice ? .device : testTone ? .testTone : nil
         if try await ScreenRemote.record(camera: camera, .init(output: output, directory: directory, overwrite: overwrite, duration: duration,
@@ -72,7 +83,11 @@ enum RecordCommand: Command {
                                                                 pre: pre, json: json)) {
             return
         }
-        let encoder = try VideoEncoderChoice.choose(codec)
+        let segmentDuration = segment.map { Duration.milliseconds(Int($0 * 1000)) }
+        // With -o, the name is checked (free, in a writable folder) before the camera opens.
+        let encoder = try output.map {
+            try RecordingTarget(RecordingSettings(path: $0, codec: codec, overwrite: overwrite, segmentDuration: segmentDuration)).choice
+        } ?? VideoEncoderChoice.choose(codec)
         Standard.error.write("Encoder: \(encoder.reason)\n")
         let choice = try camera.modeChoice(for: .preview)
         let session = try CameraSession(configuration: choice.configuration, camera: choice.camera)
@@ -95,7 +110,7 @@ enum RecordCommand: Command {
             path = galleryName()
         }
         let settings = RecordingSettings(path: path, codec: encoder.codec, bitrate: bitrate, overwrite: overwrite,
-                                         segmentDuration: segment.map { .milliseconds(Int($0 * 1000)) },
+                                         segmentDuration: segmentDuration,
                                          duration: duration.map { .microseconds(Int($0 * 1_000_000)) },
                                          preRoll: pre.map { .milliseconds(Int($0 * 1000)) },
                                          audio: audio)

@@ -7,6 +7,11 @@ public enum VideoContainer: String, Sendable, Equatable {
 
     public var fileExtension: String { rawValue }
 
+    /// The container an extension names ("mp4", "WebM", "mkv"), or nil for anything else.
+    public init?(fileExtension: String) {
+        self.init(rawValue: fileExtension.lowercased())
+    }
+
     public var displayName: String {
         switch self {
         case .mp4: "MP4"

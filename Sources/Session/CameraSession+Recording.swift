@@ -21,10 +21,8 @@ extension CameraSession {
             settings.audio = soundProblem == nil ? .device : nil
         }
         if let current = shared.withLock({ $0.recording }) { throw CameraError.alreadyRecording(path: current.path) }
-        let choice = try VideoEncoderChoice.choose(settings.codec)
-        let path = Self.videoPath(settings.path, container: choice.codec.container)
-        let segmentPattern = settings.segmentDuration.map { _ in VideoSegmentNames.pattern(for: path) }
-        try Self.checkVideoOutput(segmentPattern.map { VideoSegmentNames.name($0, 1) } ?? path, overwrite: settings.overwrite)
+        let target = try RecordingTarget(settings)
+        let choice = target.choice
         let container = choice.codec.container.rawValue
         let writer = try PipelineFile.load(settings.segmentDuration == nil ? "record-\(container).branch"
                                                                             : "record-segments-\(container).branch")
@@ -51,12 +49,12 @@ extension CameraSession {
             "kbps": "\(bitrate)",
             "bps": "\(bitrate * 1000)",
             "keyframe_interval": "\(RecordingSettings.keyframeInterval(framesPerSecond: configuration.framerate.value))",
-            "location": segmentPattern ?? path,
+            "location": target.location,
             "segment_nanoseconds": "\(Int64((settings.segmentDuration?.inSeconds ?? 0) * 1e9))",
         ]
-        if settings.overwrite, segmentPattern == nil { unlink(path) }
+        if settings.overwrite, target.segmentPattern == nil { unlink(target.path) }
         let recording = Recording(
-            path: segmentPattern.map { VideoSegmentNames.name($0, 1) } ?? path, segmentPattern: segmentPattern, choice: choice,
+            path: target.path, segmentPattern: target.segmentPattern, choice: choice,
             width: configuration.width, height: configuration.height, soundProblem: soundProblem,
             detach: { [weak self] in self?.shared.withLock { $0.recording = nil } },
             notifySession: { [weak self] event in self?.notify(.recording(event)) })
@@ -95,17 +93,10 @@ extension CameraSession {
     /// The recording in progress, if any.
     public var currentRecording: Recording? { shared.withLock { $0.recording } }
 
-    /// `path` with the container's extension: a name without one gets it; one naming another container is an
-    /// error later (players trust extensions), so it is replaced.
+    /// `path` with the container's extension added when it has none (`RecordingTarget` has refused any other).
     static func videoPath(_ path: String, container: VideoContainer) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path + "." + container.fileExtension }
-        let ext = name[name.index(after: dot)...].lowercased()
-        if ext == container.fileExtension { return path }
-        if ["mp4", "webm", "mkv", "mov"].contains(ext) {
-            return String(path.dropLast(ext.count)) + container.fileExtension
-        }
-        return path + "." + container.fileExtension
+        VideoContainer(fileExtension: FilePath.splitExtension(FilePath.lastComponent(of: path)).extension ?? "") == container
+            ? path : path + "." + container.fileExtension
     }
 
     /// The folder must exist and be writable, and the file must not exist unless it may be replaced.

@@ -192,8 +192,8 @@ public final class Recording: Sendable {
 
     /// Starts writing a recording armed with a pre-roll (`RecordingSettings.preRoll`): the file begins with the
     /// video kept in memory, from the keyframe at least that long ago; returns once that is in the file.
-    /// `path` names the file only now (a gallery name with the time of the start, not of the arming); its extension
-    /// follows the codec, and an existing file is an error.
+    /// `path` names the file only now (a gallery name with the time of the start, not of the arming); a name
+    /// without an extension gets the codec's, and an existing file is an error.
     public func begin(into path: String? = nil, timeout: Duration = .seconds(10)) async throws {
         if let path, let branch, !branch.hasBegun {
             let file = CameraSession.videoPath(path, container: codec.container)

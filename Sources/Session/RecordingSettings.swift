@@ -5,10 +5,12 @@ import MediaFiles
 import PipelineFiles
 /// What `CameraSession.startRecording` records, and where.
 public struct RecordingSettings: Sendable, Equatable {
-    /// The file to write. With `segmentDuration`, the segments are named from it: `clip.mp4` gives
-    /// `clip_00001.mp4`, `clip_00002.mp4`… (its extension is replaced by the container's when it differs).
+    /// The file to write. Its extension (.mp4, .webm, .mkv) chooses the codec when `codec` is nil and must agree
+    /// with it otherwise; a name without one gets the container's (`RecordingTarget`). With `segmentDuration`,
+    /// the segments are named from it: `clip.mp4` gives `clip_00001.mp4`, `clip_00002.mp4`…
     public var path: String
-    /// nil: H.264 when an H.264 encoder is installed, else VP8 (see `VideoEncoderChoice`).
+    /// nil: the one `path`'s extension names, else H.264 when an H.264 encoder is installed, else VP8 (see
+    /// `VideoEncoderChoice`).
     public var codec: VideoCodec?
     /// Target bitrate in kbit/s; nil picks one from the frame size (`defaultBitrate`).
     public var bitrate: Int?
