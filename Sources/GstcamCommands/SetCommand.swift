@@ -29,7 +29,13 @@ enum SetCommand: Command {
 
     static func run(_ arguments: inout Arguments) async throws {
         let device = try arguments.option("--device", "-d")
-        let assignments = try arguments.positionals().map(CameraOptions.assignment)
+        let items = try arguments.positionals()
+        // `set brightness 200` is a natural first try: show how to write it, not only that it is wrong.
+        for (name, value) in zip(items, items.dropFirst()) where !name.contains("=") && !value.contains("=") {
+            throw UsageError("\"\(PrintableText.escaping(name)) \(PrintableText.escaping(value))\": write NAME=VALUE "
+                + "without spaces, as in gstcam set \(PrintableText.escaping(name))=\(PrintableText.escaping(value))")
+        }
+        let assignments = try items.map(CameraOptions.assignment)
         guard !assignments.isEmpty else { throw UsageError("give at least one NAME=VALUE (see gstcam controls)") }
         let controls = try CameraControls(cameraMatching: device)
         // All or nothing as far as can be known beforehand: `brightness=60% zoom_absolute=3` must not leave the

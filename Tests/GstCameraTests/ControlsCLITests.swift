@@ -85,6 +85,10 @@ import GstCamera
         let result = try VirtualCameras.gstcam("set", "brightness")
         #expect(result.status == 64)
         #expect(result.standardError.hasPrefix("gstcam: \"brightness\" is not NAME=VALUE"))
+        let spaced = try VirtualCameras.gstcam("set", "contrast=10", "brightness", "200")
+        #expect(spaced.status == 64)
+        #expect(spaced.standardError.hasPrefix(
+            "gstcam: \"brightness 200\": write NAME=VALUE without spaces, as in gstcam set brightness=200\n"), "\(spaced.standardError)")
         #expect(try VirtualCameras.gstcam("get").status == 64)
         #expect(try VirtualCameras.gstcam("controls", "--bogus").status == 64)
         let help = try VirtualCameras.gstcam("set", "--help")
