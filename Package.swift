@@ -57,7 +57,9 @@ let package = Package(
         // Which cameras exist: discovery, hot-plug, selectors, stable ids, modes (format x size x rate).
         .target(name: "Cameras", dependencies: ["Controls", "V4L2", "LinuxSystem", "CameraErrors"]),
         // Photo and video files: atomic writes, EXIF, names, the gallery in the Pictures folder.
-        .target(name: "MediaFiles", dependencies: ["LinuxSystem", "CameraErrors"]),
+        .target(name: "MediaFiles", dependencies: ["LinuxSystem", "CameraErrors", "CZlib"]),
+        // zlib's CRC-32 for the PNG chunks MediaFiles writes (libz is in every gstcam process already: libgsttag).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The camera session: one pipeline as a state machine; preview frames, photos, zoom, switching cameras.
         .target(
             name: "Session",

@@ -87,15 +87,20 @@ static inline gint gstcam_error_code(const GError *error) { return error->code; 
 // GST_IS_TAG_SETTER is a type-check macro.
 static inline gboolean gstcam_is_tag_setter(GstElement *element) { return GST_IS_TAG_SETTER(element); }
 
-// gst_tag_setter_add_tags is variadic; these add one tag of one type (replacing an earlier value).
-static inline void gstcam_tag_setter_add_string(GstElement *element, const char *tag, const char *value) {
-    gst_tag_setter_add_tags(GST_TAG_SETTER(element), GST_TAG_MERGE_REPLACE, tag, value, NULL);
+// gst_tag_list_add is variadic; these add one tag of one type (replacing an earlier value).
+static inline void gstcam_tag_list_add_string(GstTagList *list, const char *tag, const char *value) {
+    gst_tag_list_add(list, GST_TAG_MERGE_REPLACE, tag, value, NULL);
 }
-static inline void gstcam_tag_setter_add_double(GstElement *element, const char *tag, gdouble value) {
-    gst_tag_setter_add_tags(GST_TAG_SETTER(element), GST_TAG_MERGE_REPLACE, tag, value, NULL);
+static inline void gstcam_tag_list_add_double(GstTagList *list, const char *tag, gdouble value) {
+    gst_tag_list_add(list, GST_TAG_MERGE_REPLACE, tag, value, NULL);
 }
-static inline void gstcam_tag_setter_add_date_time(GstElement *element, const char *tag, GstDateTime *value) {
-    gst_tag_setter_add_tags(GST_TAG_SETTER(element), GST_TAG_MERGE_REPLACE, tag, value, NULL);
+static inline void gstcam_tag_list_add_date_time(GstTagList *list, const char *tag, GstDateTime *value) {
+    gst_tag_list_add(list, GST_TAG_MERGE_REPLACE, tag, value, NULL);
+}
+// GST_TAG_SETTER is a cast macro. The element's tags become exactly `list`'s (none left from an earlier one).
+static inline void gstcam_tag_setter_set(GstElement *element, const GstTagList *list) {
+    gst_tag_setter_reset_tags(GST_TAG_SETTER(element));
+    gst_tag_setter_merge_tags(GST_TAG_SETTER(element), list, GST_TAG_MERGE_REPLACE);
 }
 
 // gst_buffer_make_writable is a macro; the probe's data must then point at the (possibly copied) buffer.

@@ -52,7 +52,8 @@ public struct GalleryPhoto: Sendable, Equatable {
                 return (.jpeg, header.size, JPEGReader.isComplete(bytes), header.exif)
             }
             if PNGReader.hasSignature(bytes) {
-                return (.png, PNGReader.size(of: bytes), PNGReader.isComplete(bytes), nil)
+                return (.png, PNGReader.size(of: bytes), PNGReader.isComplete(bytes),
+                        PNGEXIFChunk.tiff(in: bytes).flatMap(EXIFReader.summary(ofTIFF:)))
             }
             return (nil, nil, false, nil)
         }

@@ -2,6 +2,7 @@ import CGStreamer
 import Synchronization
 import CameraErrors
 import GStreamer
+import MediaFiles
 import PipelineFiles
 
 /// A photo branch kept linked to the tee for the life of the pipeline, so a photo costs one encode — no
@@ -32,9 +33,9 @@ final class PhotoBranch: Sendable {
         var holding = true
         /// Requests waiting for a new frame to reach the tee, oldest first; a flash photo's frame must have been
         /// exposed after the flash fired (its timestamp at least `notBefore`, in running time).
-        var requested: [(notBefore: UInt64, slot: OneShot<EncodedImage>)] = []
+        var requested: [(notBefore: UInt64, slot: OneShot<EncodedImage>, exif: [UInt8]?)] = []
         /// Requests whose frame is in the encoder, by the frame's timestamp (kept by the encoders), in order.
-        var encoding: [(timestamp: GstClockTime, slot: OneShot<EncodedImage>)] = []
+        var encoding: [(timestamp: GstClockTime, slot: OneShot<EncodedImage>, exif: [UInt8]?)] = []
         var failure: CameraError?
     }
 
@@ -45,6 +46,9 @@ final class PhotoBranch: Sendable {
     private let photographed: PhotographedFrames
     /// Applied to each encoded image before it is handed out (e.g. adding a camera JPEG's missing tables).
     private let finish: @Sendable ([UInt8]) -> [UInt8]
+    /// The images get their EXIF block as a PNG `eXIf` chunk, made at the request, since the encoder (pngenc)
+    /// writes none; otherwise a `tagger` element in the file writes it, or nothing does.
+    private let addsPNGEXIFChunk: Bool
 
     /// The name the photo branch file gives its appsink (pipelines/README.md).
     static let sinkName = "photo-sink"
@@ -54,7 +58,8 @@ final class PhotoBranch: Sendable {
 
     /// Parses `file` (which ends in an appsink named `photo-sink`) and hangs it off the tee through `branches`.
     init(pipeline: Element, tee: Element, branches: TeeBranches, file: PipelineFile, parameters: [String: String],
-         photographed: PhotographedFrames, finish: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 }) throws {
+         photographed: PhotographedFrames, finish: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 },
+         addsPNGEXIFChunk: Bool = false) throws {
         let (bin, sink, input) = try PipelineContract.appSinkBranch(file, parameters: parameters, sinkName: Self.sinkName,
                                                                     purpose: "the appsink that receives each encoded photo",
                                                                     inputCaps: branches.inputCaps)
@@ -84,6 +89,7 @@ final class PhotoBranch: Sendable {
         self.pipeline = pipeline
         self.photographed = photographed
         self.finish = finish
+        self.addsPNGEXIFChunk = addsPNGEXIFChunk
         tagger = bin.child(named: "tagger")
         AppSink.setSampleHandler(sink) { [weak self] sample in self?.receive(sample) }
         teeInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
@@ -96,16 +102,17 @@ final class PhotoBranch: Sendable {
     /// tee; returns the slot its image will fill. With `notBefore` (running time), only a frame from then on.
     func requestFrame(tags: PhotoTags, notBefore: UInt64? = nil) throws -> OneShot<EncodedImage> {
         if let tagger { tags.apply(to: tagger) }
+        let exif = addsPNGEXIFChunk ? tags.exifTIFF() : nil
         let slot = OneShot<EncodedImage>()
         let ready = isNegotiated
         let current: HeldFrame? = try state.withLock { state in
             if let failure = state.failure { throw failure }
             guard ready, notBefore == nil, state.requested.isEmpty, let latest = state.latest,
                   photographed.claim(gstcam_buffer_pts(latest.buffer)) else {
-                state.requested.append((notBefore ?? 0, slot))
+                state.requested.append((notBefore ?? 0, slot, exif))
                 return nil
             }
-            state.encoding.append((gstcam_buffer_pts(latest.buffer), slot))
+            state.encoding.append((gstcam_buffer_pts(latest.buffer), slot, exif))
             return HeldFrame(latest.buffer)
         }
         if let current { encode(current, for: slot) }
@@ -136,9 +143,9 @@ final class PhotoBranch: Sendable {
             guard ready, let first = state.requested.first,
                   timestamp == gstcam_clock_time_none() || UInt64(timestamp) >= first.notBefore,
                   photographed.claim(timestamp) else { return (previous, nil) }
-            let slot = state.requested.removeFirst().slot
-            state.encoding.append((gstcam_buffer_pts(buffer), slot))
-            return (previous, slot)
+            let request = state.requested.removeFirst()
+            state.encoding.append((gstcam_buffer_pts(buffer), request.slot, request.exif))
+            return (previous, request.slot)
         }
         // Released outside the lock: the last reference returns the buffer to its pool.
         previous?.release()
@@ -213,13 +220,15 @@ final class PhotoBranch: Sendable {
     /// Runs on the branch's streaming thread for each encoded image.
     private func receive(_ sample: OpaquePointer) {
         guard let copied = Self.copyImage(sample) else { return }
-        let image = EncodedImage(bytes: finish(copied.bytes), width: copied.width, height: copied.height)
         let timestamp = gst_sample_get_buffer(sample).map { gstcam_buffer_pts($0) } ?? gstcam_clock_time_none()
-        let slot: OneShot<EncodedImage>? = state.withLock { state in
+        let request = state.withLock { state in
             let index = state.encoding.firstIndex { $0.timestamp == timestamp } ?? state.encoding.indices.first
-            return index.map { state.encoding.remove(at: $0).slot }
+            return index.map { state.encoding.remove(at: $0) }
         }
-        slot?.succeed(image)
+        guard let request else { return }
+        let encoded = finish(copied.bytes)
+        let bytes = request.exif.flatMap { PNGEXIFChunk.inserting($0, into: encoded) } ?? encoded
+        request.slot.succeed(EncodedImage(bytes: bytes, width: copied.width, height: copied.height))
     }
 
     private static func copyImage(_ sample: OpaquePointer) -> EncodedImage? {

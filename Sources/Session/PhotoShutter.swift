@@ -69,7 +69,8 @@ final class PhotoShutter: Sendable {
             if let failure = state.failure { throw failure }
             if let branch = state.branches[format] { return branch }
             let branch = try PhotoBranch(pipeline: pipeline, tee: tee, branches: branches, file: files[format]!,
-                                         parameters: parameters[format] ?? [:], photographed: photographed)
+                                         parameters: parameters[format] ?? [:], photographed: photographed,
+                                         addsPNGEXIFChunk: format == .png)
             state.branches[format] = branch
             return branch
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Cameras
 @testable import Session
+@testable import MediaFiles
 
 /// What a photo's EXIF says about the camera: who made it (only where the camera says) and how much of the zoom
 /// was digital.
@@ -35,5 +36,32 @@ import Testing
         let photo = try await session.capturePhoto(to: folder + "/zoomed.jpg")
         let ratio = try runProcess("/usr/bin/exiftool", ["-s", "-s", "-s", "-DigitalZoomRatio", photo.path]).output
         #expect(ratio == "2\n", "DigitalZoomRatio \(ratio)")
+    }
+
+    /// pngenc writes no metadata: a PNG gets the JPEG's EXIF block as an eXIf chunk, which exiftool reads (and
+    /// warns about nothing: every chunk's CRC holds), ImageMagick still decodes, and the gallery reads back.
+    @Test func aPNGCarriesTheSameEXIFInAnEXIfChunk() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try CameraSession(configuration: CameraConfiguration(device: "/dev/video2", width: 640, height: 480))
+        try await session.start()
+        defer { session.stop() }
+        try session.setZoom(Zoom(factor: 10))
+        let photo = try await session.capturePhoto(to: folder + "/zoomed.png")
+        let read = try runProcess("/usr/bin/exiftool", ["-s", "-s", "-s", "-Model", "-Software", "-DateTimeOriginal",
+                                                         "-DigitalZoomRatio", "-ImageSize", "-Warning", photo.path])
+        let lines = read.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(read.output)")
+        let model = try #require(lines.first)
+        #expect(model.hasPrefix("Virtual") && model.contains("video2"), "\(model)")
+        #expect(Array(lines.dropFirst().prefix(1)) == ["gstcam"])
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        let taken = try #require(lines.count > 2 ? formatter.date(from: lines[2]) : nil)
+        #expect(abs(taken.timeIntervalSinceNow) < 60)
+        #expect(Array(lines.suffix(2)) == ["2", "640x480"], "\(read.output)")
+        #expect(try decodeImage(photo.path).width == 640)
+        let listed = try #require(GalleryPhoto(path: photo.path))
+        #expect(listed.camera == model && listed.dateSource == .exif, "\(listed)")
     }
 }
