@@ -77,6 +77,27 @@ package struct Arguments {
         return found
     }
 
+    /// An option whose value may be left out, free-form: `--name=VALUE`, `--name VALUE` when VALUE `isValue`
+    /// (e.g. contains a %), or bare `--name`, which gives `bare`. Nil when not given.
+    package mutating func option(_ name: String, bare: String, isValue: (String) -> Bool) -> String? {
+        var found: String?
+        var index = 0
+        while index < items.count {
+            let item = items[index]
+            if item.hasPrefix(name + "=") {
+                found = String(item.dropFirst(name.count + 1))
+                items.remove(at: index)
+            } else if item == name {
+                let takesNext = index + 1 < items.count && isValue(items[index + 1])
+                found = takesNext ? items[index + 1] : bare
+                items.removeSubrange(index...(takesNext ? index + 1 : index))
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
     /// Every value of a repeatable option (`--set a=1 --set b=2`), in order; several names are one option.
     package mutating func options(_ names: String...) throws -> [String] {
         var values: [String] = []

@@ -44,6 +44,8 @@ enum CaptureCommand: Command {
       --format jpeg|png      The image format (default: from the file name's extension, else jpeg); with -o,
                              the name's extension must agree (--format png -o x.jpg is refused).
       --quality Q            JPEG quality 1…100 (default 85).
+      --stamp [FORMAT]       Draw the date and time in the photo's bottom right corner, as strftime FORMAT
+                             (default "%Y-%m-%d %H:%M:%S"; local time when the frame is taken).
       --json                 Print the result as JSON.
       --preview              Show the camera screen first (a window, else the terminal): space or Enter takes
                              the photo and prints its path; Esc or closing the window cancels (exit status 2).
@@ -67,6 +69,9 @@ enum CaptureCommand: Command {
         }
         let format = try arguments.option("--format", as: "jpeg or png") { PhotoFormat(rawValue: $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased()) }
         let json = arguments.flag("--json")
+        let stamp = arguments.option("--stamp", bare: "%Y-%m-%d %H:%M:%S") { $0.contains("%") }
+        if stamp?.isEmpty == true { throw UsageError("--stamp: give a strftime format such as \"%Y-%m-%d %H:%M\", or none") }
+        camera.configuration.photoStamp = stamp
         let preview = arguments.flag("--preview")
         let timer = try arguments.option("--timer", as: "a number of seconds from 0 to 60 (e.g. 3, 5, 10)") { Int($0).flatMap { (0...60).contains($0) ? $0 : nil } } ?? 0
         try arguments.finish()
@@ -105,7 +110,9 @@ enum CaptureCommand: Command {
             CameraSession.startGStreamerEarly(for: camera.configuration)
         }
         camera.findCamera()
-        if count == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
+        // A camera screen's session does not stamp its photos: with --stamp this command opens the camera itself
+        // (and says who holds it if the screen does).
+        if count == nil, stamp == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
                                                          latest: latest, json: json, format: format, flash: flashMode, timer: timer) {
             return
         }

@@ -27,9 +27,14 @@ public enum PipelineContract {
     /// network and scan branches), parsed with `parameters`: its bin, that appsink, and the bin's input pad.
     /// `purpose` says what the appsink receives, for the error when it is missing. `inputCaps`: what the branch
     /// will be fed, if known (it only makes parsing cheaper: `PipelineParser.parseBin(_:file:inputCaps:)`).
+    /// `front`, when given, is parsed in front of the file's first element (e.g. photo-stamp.branch).
     public static func appSinkBranch(_ file: PipelineFile, parameters: [String: String], sinkName: String,
-                                     purpose: String, inputCaps: String? = nil) throws -> (bin: Element, sink: Element, input: Pad) {
-        let bin = try PipelineParser.parseBin(try file.description(with: parameters), file: file.path, inputCaps: inputCaps)
+                                     purpose: String, inputCaps: String? = nil,
+                                     front: PipelineFile? = nil) throws -> (bin: Element, sink: Element, input: Pad) {
+        let description = try file.description(with: parameters)
+        let bin = try PipelineParser.parseBin(try front.map { try $0.description(with: [:]) + " ! " + description } ?? description,
+                                              file: front.map { "\($0.path) in front of \(file.path)" } ?? file.path,
+                                              inputCaps: inputCaps)
         guard let sink = bin.child(named: sinkName) else {
             throw CameraError.missingPipelineElement(file: file.path, name: sinkName, purpose: purpose)
         }

@@ -25,6 +25,10 @@ public struct CameraConfiguration: Sendable, Equatable {
     public var displaySink: String?
     /// JPEG quality of photos, 1…100.
     public var jpegQuality: Int
+    /// The date and time drawn in each photo's bottom right corner, as a strftime format ("%Y-%m-%d %H:%M:%S"),
+    /// in local time when the frame is taken (pipelines/photo-stamp.branch); nil draws nothing. A stamped photo
+    /// is encoded from decoded pixels, never the camera's own JPEG.
+    public var photoStamp: String? = nil
     /// How long `start()` waits for the first frame.
     public var startTimeout: Duration
     /// Controls set on the camera, in order, as the session starts.

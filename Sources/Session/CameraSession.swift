@@ -33,6 +33,8 @@ public final class CameraSession: Sendable {
     /// The branch that makes photos of the camera's own JPEGs (pipelines/photo-camera-jpeg.branch), for
     /// pipelines with a `camera-jpeg` tee; without the file, JPEG photos are always encoded from the frames.
     private let cameraJPEGBranchFile: PipelineFile?
+    /// pipelines/photo-stamp.branch when photos are stamped (`configuration.photoStamp`).
+    private let photoStampFile: PipelineFile?
     private let displayBranchFile: PipelineFile?
     /// pipelines/preview.branch, for pipeline files without a `preview` appsink of their own, added when
     /// `frames()` is first read (CameraSession+Preview.swift); nil when the configuration wants no preview frames.
@@ -174,6 +176,7 @@ public final class CameraSession: Sendable {
             ($0, try PipelineFile.load("photo-\($0.rawValue).branch"))
         })
         cameraJPEGBranchFile = try? PipelineFile.load("photo-camera-jpeg.branch")
+        photoStampFile = try configuration.photoStamp.map { _ in try PipelineFile.load("photo-stamp.branch") }
         displayBranchFile = try configuration.displaySink.map { _ in try PipelineFile.load("display.branch") }
         previewBranchFile = configuration.previewFrames ? try PipelineFile.load("preview.branch") : nil
         let known: Set = ["device", "width", "height", "framerate", "format", "samples_per_frame"]
@@ -473,7 +476,8 @@ public final class CameraSession: Sendable {
             }
         }
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
-                                   jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG)
+                                   jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG,
+                                   stamp: photoStampFile.map { ($0, configuration.photoStamp ?? "") })
         countFramesAtTee(tee)
         built = true
         let sound = pipeline.child(named: "sound").map { TeeBranches(pipeline: pipeline, tee: $0) }

@@ -59,10 +59,16 @@ final class PhotoBranch: Sendable {
     /// Parses `file` (which ends in an appsink named `photo-sink`) and hangs it off the tee through `branches`.
     init(pipeline: Element, tee: Element, branches: TeeBranches, file: PipelineFile, parameters: [String: String],
          photographed: PhotographedFrames, finish: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 },
-         addsPNGEXIFChunk: Bool = false) throws {
+         addsPNGEXIFChunk: Bool = false, stamp: (file: PipelineFile, format: String)? = nil) throws {
         let (bin, sink, input) = try PipelineContract.appSinkBranch(file, parameters: parameters, sinkName: Self.sinkName,
                                                                     purpose: "the appsink that receives each encoded photo",
-                                                                    inputCaps: branches.inputCaps)
+                                                                    inputCaps: branches.inputCaps, front: stamp?.file)
+        if let stamp {
+            guard let clock = bin.child(named: "stamp") else {
+                throw CameraError.missingPipelineElement(file: stamp.file.path, name: "stamp", purpose: "the element that draws the date and time")
+            }
+            clock.set("time-format", stamp.format)
+        }
         guard let teeInput = tee.staticPad("sink") else {
             throw CameraError.badPipelineFile(file: file.path, detail: "the tee \"split\" has no input pad")
         }
