@@ -99,4 +99,6 @@ public enum CameraError: Error, Equatable, Sendable {
     case noMotionJPEG(device: String?, mode: String)
     /// `--codec mjpeg` with digital zoom: the camera's JPEG frames are recorded as they are, before the zoom stage.
     case zoomNotInCameraJPEG(factor: Double)
+    /// `--codec mjpeg` with the picture turned (`--rotate 180`, `--mirror`): the camera's JPEG frames are not.
+    case turnedNotInCameraJPEG
 }

@@ -131,6 +131,10 @@ extension CameraError: CustomStringConvertible {
             return "The camera is zoomed \((factor * 10).rounded() / 10)× digitally, but --codec mjpeg records the camera's own JPEG frames, "
                 + "which are taken before the zoom (zooming them would mean decoding and re-encoding every frame). Record with "
                 + "--codec h264 to keep the zoom, or set the zoom back to 1 (--zoom 1, or 0 on the camera screen) to record MJPEG."
+        case .turnedNotInCameraJPEG:
+            return "The picture is turned (--rotate 180 or --mirror), but --codec mjpeg records the camera's own JPEG frames, "
+                + "which are taken before it is turned (turning them would mean decoding and re-encoding every frame). Record "
+                + "with --codec h264 to keep it turned, or leave out --rotate and --mirror to record MJPEG."
         }
     }
 

@@ -20,6 +20,9 @@ package struct CameraOptions {
                              rate the camera has is used. Default: up to 30 (the preview), any ≥ 1 (a photo).
       --zoom FACTOR          Zoom, optical first where the camera has it, then digital up to 8× more
                              (e.g. 2.5); a factor past the largest is clamped to it.
+      --rotate 0|180         Turn the picture half round, for a camera mounted upside down: the preview,
+                             photos, videos and the network all get it turned (a quarter turn is not offered).
+      --mirror               Mirror the picture left to right (a selfie view; with --rotate 180, upside down).
       --torch on|off         The camera's torch (flash LED on continuously).
       --focus MODE           auto (continuous), manual:POSITION (0…1), once, or point:X,Y (0…1 each; also
                              sets the exposure point).
@@ -70,6 +73,10 @@ package struct CameraOptions {
         height = try arguments.int("--height", minimum: 16)
         frameRate = try arguments.option("--fps", as: "a frame rate such as 30, 12.5 or 30000/1001") { FrameRate($0) }
         zoom = try arguments.double("--zoom", minimum: 1)
+        let rotation = try arguments.option("--rotate", as: "0 or 180 (a quarter turn would swap the width and height)") {
+            ["0": false, "180": true, "360": false][$0]
+        }
+        configuration.orientation = FrameOrientation(rotated180: rotation ?? false, mirrored: arguments.flag("--mirror"))
         torch = try arguments.option("--torch", as: "on or off") { ["on": true, "off": false][$0.lowercased()] }
         focus = try arguments.option("--focus", as: "auto, manual:POSITION, once or point:X,Y", Self.parseFocus)
         exposure = try arguments.option("--exposure", as: "auto or manual:SECONDS", Self.parseExposure)
@@ -151,11 +158,13 @@ package struct CameraOptions {
             note("Focus: " + Self.describe(try await session.controls().setFocus(mode)))
         case .point(let point)?:
             let controls = try session.controls()
-            let result = try await controls.focus(at: point)
+            // The point is where it shows in the (turned) picture; the camera's region is in its own.
+            let result = try await controls.focus(at: session.configuration.orientation.unturned(point))
             // Asked for a point and given nothing (no region of interest, no one-shot focus): a failure, as
             // --torch on a camera without one is.
             if result.method == .none { throw CameraError.focusUnavailable(device: controls.devicePath) }
             note("Focus: point (\(point.x), \(point.y)) by \(result.method.rawValue)"
+                + (result.rectangle.map { " (the camera's region \($0.description))" } ?? "")
                 + (result.exposurePoint ? ", exposure point set" : "") + (result.focus.map { ", " + Self.describe($0) } ?? ""))
         case nil:
             break

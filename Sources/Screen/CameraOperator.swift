@@ -316,7 +316,7 @@ public final class CameraOperator: Sendable {
             let result = try await requireControls("Focus").setFocus(.once())
             return CameraActionOutcome(message: "Focus: \(result)")
         case let .focus(point):
-            let onSensor = Self.sensorPoint(point, zoom: session.zoom)
+            let onSensor = Self.sensorPoint(session.configuration.orientation.unturned(point), zoom: session.zoom)
             guard let controls = controls() else {
                 return CameraActionOutcome(message: noDevice("Focus"),
                                            isError: true, focusPoint: point)

@@ -29,6 +29,8 @@ public struct CameraConfiguration: Sendable, Equatable {
     /// in local time when the frame is taken (pipelines/photo-stamp.branch); nil draws nothing. A stamped photo
     /// is encoded from decoded pixels, never the camera's own JPEG.
     public var photoStamp: String? = nil
+    /// How the picture is turned for everything after the zoom stage (`FrameOrientation`); `.normal` adds nothing.
+    public var orientation = FrameOrientation.normal
     /// How long `start()` waits for the first frame.
     public var startTimeout: Duration
     /// Controls set on the camera, in order, as the session starts.

@@ -36,6 +36,7 @@ extension CameraSession {
             }
             let digital = zoom.digitalFactor
             guard digital <= 1.001 else { throw CameraError.zoomNotInCameraJPEG(factor: digital) }
+            guard configuration.orientation.isNormal else { throw CameraError.turnedNotInCameraJPEG }
             branches = cameraJPEG.branches
         } else {
             branches = pipeline.branches

@@ -436,6 +436,21 @@ public final class CameraSession: Sendable {
         max(1, Int((48_000 / max(framesPerSecond, 0.001)).rounded()))
     }
 
+    /// Puts pipelines/orientation.stage between the tee and the element feeding it, before the pipeline plays.
+    private func turnPicture(before tee: Element, in pipeline: Element, file: String) throws {
+        let stageFile = try PipelineFile.load("orientation.stage")
+        let stage = try PipelineParser.parseBin(try stageFile.description(with: ["direction": configuration.orientation.videoDirection]),
+                                                file: stageFile.path)
+        guard let teeInput = tee.staticPad("sink"), let feeding = teeInput.peer,
+              let stageInput = stage.staticPad("sink"), let stageOutput = stage.staticPad("src") else {
+            throw CameraError.badPipelineFile(file: file, detail: "the tee \"split\" must be fed by one element for the picture to be turned")
+        }
+        guard feeding.unlink(from: teeInput), pipeline.add(stage),
+              feeding.link(to: stageInput) == .ok, stageOutput.link(to: teeInput) == .ok else {
+            throw CameraError.negotiationFailed(device: nil, detail: "\(stageFile.path) could not be put in front of the tee of \(file)")
+        }
+    }
+
     private func buildPipeline() throws -> Pipeline {
         let camera: Camera?
         if !pipelineUsesDevice {
@@ -457,6 +472,7 @@ public final class CameraSession: Sendable {
         }
         let tee = pipeline.child(named: "split")!
         try PipelineContract.checkSplit(tee, file: file)
+        if !configuration.orientation.isNormal { try turnPicture(before: tee, in: pipeline, file: file) }
         // The camera's format reaches the tee unchanged (the zoom stage keeps it), so branches are parsed for it.
         let branches = TeeBranches(pipeline: pipeline, tee: tee, expectedFormat: configuration.pixelFormat?.rawCapsFormat)
         let sourceIsLive = pipeline.child(named: "source")?.isLiveSource
@@ -477,7 +493,8 @@ public final class CameraSession: Sendable {
         }
         let shutter = PhotoShutter(pipeline: pipeline, tee: tee, branches: branches, files: photoBranchFiles,
                                    jpegQuality: configuration.jpegQuality, cameraJPEG: cameraJPEG,
-                                   stamp: photoStampFile.map { ($0, configuration.photoStamp ?? "") })
+                                   stamp: photoStampFile.map { ($0, configuration.photoStamp ?? "") },
+                                   turned: !configuration.orientation.isNormal)
         countFramesAtTee(tee)
         built = true
         let sound = pipeline.child(named: "sound").map { TeeBranches(pipeline: pipeline, tee: $0) }

@@ -35,18 +35,21 @@ final class PhotoShutter: Sendable {
     private let parameters: [PhotoFormat: [String: String]]
     /// What is drawn on every photo: pipelines/photo-stamp.branch in front of each branch, and its strftime format.
     private let stamp: (file: PipelineFile, format: String)?
+    /// The picture is turned (`FrameOrientation`) in front of the tee, which the camera's own JPEGs are not.
+    private let turned: Bool
     /// The camera's own JPEGs, where the pipeline has them (a `camera-jpeg` tee): photos, and `--codec mjpeg` recordings.
     let cameraJPEG: CameraJPEG?
     private let photographed = PhotographedFrames()
 
     init(pipeline: Element, tee: Element, branches: TeeBranches, files: [PhotoFormat: PipelineFile], jpegQuality: Int,
-         cameraJPEG: CameraJPEG? = nil, stamp: (file: PipelineFile, format: String)? = nil) {
+         cameraJPEG: CameraJPEG? = nil, stamp: (file: PipelineFile, format: String)? = nil, turned: Bool = false) {
         self.pipeline = pipeline
         self.tee = tee
         self.branches = branches
         self.files = files
         self.cameraJPEG = cameraJPEG
         self.stamp = stamp
+        self.turned = turned
         parameters = [.jpeg: ["quality": "\(min(100, max(1, jpegQuality)))"], .png: [:]]
         // A branch that cannot be made (e.g. jifmux not installed) must not stop the preview: the first
         // photo tries again and reports why.
@@ -54,9 +57,10 @@ final class PhotoShutter: Sendable {
     }
 
     /// The branch for a photo in `format`, made and linked on first use: the camera's own JPEGs for a JPEG
-    /// whose pixels are the camera's (`unchangedPixels`: no digital zoom, no stamp) when the pipeline offers them.
+    /// whose pixels are the camera's (`unchangedPixels`: no digital zoom; no stamp, not turned) when the pipeline
+    /// offers them.
     func branch(for format: PhotoFormat, unchangedPixels: Bool) throws -> PhotoBranch {
-        if format == .jpeg, unchangedPixels, stamp == nil, let cameraJPEG {
+        if format == .jpeg, unchangedPixels, stamp == nil, !turned, let cameraJPEG {
             return try state.withLock { state in
                 if let failure = state.failure { throw failure }
                 if let branch = state.cameraJPEG { return branch }
