@@ -110,9 +110,7 @@ enum CaptureCommand: Command {
             CameraSession.startGStreamerEarly(for: camera.configuration)
         }
         camera.findCamera()
-        // A camera screen's session does not stamp its photos: with --stamp this command opens the camera itself
-        // (and says who holds it if the screen does).
-        if count == nil, stamp == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
+        if count == nil, try await ScreenRemote.capture(camera: camera, output: output, directory: directory, overwrite: overwrite,
                                                          latest: latest, json: json, format: format, flash: flashMode, timer: timer) {
             return
         }

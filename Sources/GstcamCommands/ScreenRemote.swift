@@ -73,6 +73,9 @@ enum ScreenRemote {
         var unsupported: [String] = []
         if camera.exposure != nil { unsupported.append("--exposure") }
         if !camera.configuration.controls.isEmpty { unsupported.append("--set") }
+        // Both shape the screen's own pipeline, made when it started.
+        if !camera.configuration.orientation.isNormal { unsupported.append("--rotate/--mirror") }
+        if camera.configuration.photoStamp != nil { unsupported.append("--stamp") }
         var requests: [[String: JSONValue]] = []
         if let zoom = camera.zoom { requests.append(["command": "zoom", "factor": zoom.json]) }
         if let torch = camera.torch { requests.append(["command": "torch", "on": torch.json]) }

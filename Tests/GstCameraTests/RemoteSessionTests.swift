@@ -39,6 +39,9 @@ import Testing
         #expect(zoomed.status == 0 && zoomed.error == "Zoom 2×\n", "\(zoomed.error)")
         let exposure = try runProcess(gstcamBinary, ["capture", "--device", "/dev/video0", "--exposure", "auto"], environment: preview.environment())
         #expect(exposure.status == 1 && exposure.error.contains("--exposure cannot be applied through it"), "\(exposure.error)")
+        let shaped = try runProcess(gstcamBinary, ["capture", "--device", "/dev/video0", "--rotate", "180", "--stamp"],
+                                    environment: preview.environment())
+        #expect(shaped.status == 1 && shaped.error.contains("--rotate/--mirror and --stamp cannot be applied through it"), "\(shaped.error)")
     }
 
     @Test func malformedRequestsGetErrorRepliesAndTheSessionCarriesOn() throws {
