@@ -51,41 +51,25 @@ package struct Arguments {
     /// An option whose value may be left out: `--name VALUE` when VALUE is one of `values`, `--name=VALUE`, or
     /// bare `--name`, which gives `bare`. Nil when not given; a `--name=VALUE` outside `values` is a usage error.
     package mutating func option(_ name: String, values: [String], bare: String) throws -> String? {
-        var found: String?
-        var index = 0
-        while index < items.count {
-            let item = items[index]
-            if item.hasPrefix(name + "=") {
-                let value = String(item.dropFirst(name.count + 1)).lowercased()
-                guard values.contains(value) else {
-                    throw UsageError("\(name): \"\(value)\" is not one of \(values.joined(separator: ", "))")
-                }
-                found = value
-                items.remove(at: index)
-            } else if item == name {
-                if index + 1 < items.count, values.contains(items[index + 1].lowercased()) {
-                    found = items[index + 1].lowercased()
-                    items.removeSubrange(index...index + 1)
-                } else {
-                    found = bare
-                    items.remove(at: index)
-                }
-            } else {
-                index += 1
+        try option(name, bare: bare, isValue: { values.contains($0.lowercased()) }) { joined in
+            guard values.contains(joined.lowercased()) else {
+                throw UsageError("\(name): \"\(joined.lowercased())\" is not one of \(values.joined(separator: ", "))")
             }
-        }
-        return found
+        }.map { $0 == bare ? $0 : $0.lowercased() }
     }
 
-    /// An option whose value may be left out, free-form: `--name=VALUE`, `--name VALUE` when VALUE `isValue`
-    /// (e.g. contains a %), or bare `--name`, which gives `bare`. Nil when not given.
-    package mutating func option(_ name: String, bare: String, isValue: (String) -> Bool) -> String? {
+    /// An option whose value may be left out, free-form: `--name=VALUE` (which `checkJoined` may refuse),
+    /// `--name VALUE` when VALUE `isValue` (e.g. contains a %), or bare `--name`, which gives `bare`. Nil when not given.
+    package mutating func option(_ name: String, bare: String, isValue: (String) -> Bool,
+                                 checkJoined: (String) throws -> Void = { _ in }) rethrows -> String? {
         var found: String?
         var index = 0
         while index < items.count {
             let item = items[index]
             if item.hasPrefix(name + "=") {
-                found = String(item.dropFirst(name.count + 1))
+                let value = String(item.dropFirst(name.count + 1))
+                try checkJoined(value)
+                found = value
                 items.remove(at: index)
             } else if item == name {
                 let takesNext = index + 1 < items.count && isValue(items[index + 1])

@@ -69,7 +69,7 @@ enum CaptureCommand: Command {
         }
         let format = try arguments.option("--format", as: "jpeg or png") { PhotoFormat(rawValue: $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased()) }
         let json = arguments.flag("--json")
-        let stamp = arguments.option("--stamp", bare: "%Y-%m-%d %H:%M:%S") { $0.contains("%") }
+        let stamp = try arguments.option("--stamp", bare: "%Y-%m-%d %H:%M:%S") { $0.contains("%") }
         if stamp?.isEmpty == true { throw UsageError("--stamp: give a strftime format such as \"%Y-%m-%d %H:%M\", or none") }
         camera.configuration.photoStamp = stamp
         let preview = arguments.flag("--preview")
