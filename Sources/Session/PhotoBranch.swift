@@ -49,6 +49,8 @@ final class PhotoBranch: Sendable {
     /// The images get their EXIF block as a PNG `eXIf` chunk, made at the request, since the encoder (pngenc)
     /// writes none; otherwise a `tagger` element in the file writes it, or nothing does.
     private let addsPNGEXIFChunk: Bool
+    /// The branch gets a copy of each frame in the process's own memory (see `encode`).
+    private let copiesFrames: Bool
 
     /// The name the photo branch file gives its appsink (pipelines/README.md).
     static let sinkName = "photo-sink"
@@ -59,7 +61,7 @@ final class PhotoBranch: Sendable {
     /// Parses `file` (which ends in an appsink named `photo-sink`) and hangs it off the tee through `branches`.
     init(pipeline: Element, tee: Element, branches: TeeBranches, file: PipelineFile, parameters: [String: String],
          photographed: PhotographedFrames, finish: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 },
-         addsPNGEXIFChunk: Bool = false, stamp: (file: PipelineFile, format: String)? = nil) throws {
+         addsPNGEXIFChunk: Bool = false, stamp: (file: PipelineFile, format: String)? = nil, copiesFrames: Bool = false) throws {
         let (bin, sink, input) = try PipelineContract.appSinkBranch(file, parameters: parameters, sinkName: Self.sinkName,
                                                                     purpose: "the appsink that receives each encoded photo",
                                                                     inputCaps: branches.inputCaps, front: stamp?.file)
@@ -96,6 +98,7 @@ final class PhotoBranch: Sendable {
         self.photographed = photographed
         self.finish = finish
         self.addsPNGEXIFChunk = addsPNGEXIFChunk
+        self.copiesFrames = copiesFrames
         tagger = bin.child(named: "tagger")
         AppSink.setSampleHandler(sink) { [weak self] sample in self?.receive(sample) }
         teeInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] probe in
@@ -132,7 +135,22 @@ final class PhotoBranch: Sendable {
     /// Pushes a frame into the branch. Pushes from a request and from the streaming thread are serialised by
     /// the pad's stream lock.
     private func encode(_ frame: HeldFrame, for slot: OneShot<EncodedImage>) {
-        let result = gst_pad_chain(branchInput.pointer, frame.buffer)  // takes over the reference
+        var buffer = frame.buffer
+        if copiesFrames {
+            // jifmux (GStreamer 1.22) keeps pointers into the JPEG it parsed and reads them after unmapping it.
+            // A camera buffer that v4l2src exported as a dma-buf (its dmabuf mode, on every vb2 driver:
+            // uvcvideo, vivid) is unmapped from the process then, and jifmux read unmapped memory (a crash);
+            // a copy in ordinary memory stays where it was. A camera's JPEG is small: the copy costs little.
+            let copy = gst_buffer_copy_deep(buffer)
+            frame.release()
+            guard let copy else {
+                state.withLock { $0.encoding.removeAll { $0.slot === slot } }
+                slot.fail(CameraError.streamingFailed(source: "the photo branch", detail: "the camera's JPEG could not be copied"))
+                return
+            }
+            buffer = copy
+        }
+        let result = gst_pad_chain(branchInput.pointer, buffer)  // takes over the reference
         guard result != GST_FLOW_OK else { return }
         state.withLock { $0.encoding.removeAll { $0.slot === slot } }
         slot.fail(CameraError.streamingFailed(source: "the photo branch", detail: "it refused the frame (flow \(result.rawValue))"))

@@ -67,7 +67,7 @@ final class PhotoShutter: Sendable {
                 // Motion-JPEG frames may rely on the standard Huffman tables; a photo file carries them.
                 let branch = try PhotoBranch(pipeline: pipeline, tee: cameraJPEG.tee, branches: cameraJPEG.branches,
                                              file: cameraJPEG.file, parameters: [:], photographed: photographed,
-                                             finish: MotionJPEGTables.completed)
+                                             finish: MotionJPEGTables.completed, copiesFrames: true)
                 state.cameraJPEG = branch
                 return branch
             }
