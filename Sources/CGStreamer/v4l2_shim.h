@@ -42,6 +42,7 @@ static inline unsigned long gstcam_vidioc_streamon(void) { return VIDIOC_STREAMO
 static inline unsigned long gstcam_vidioc_streamoff(void) { return VIDIOC_STREAMOFF; }
 static inline unsigned long gstcam_vidioc_subscribe_event(void) { return VIDIOC_SUBSCRIBE_EVENT; }
 static inline unsigned long gstcam_vidioc_dqevent(void) { return VIDIOC_DQEVENT; }
+static inline unsigned long gstcam_vidioc_expbuf(void) { return VIDIOC_EXPBUF; }
 // ---- end VirtualCamera tests ----
 
 #endif

@@ -281,6 +281,12 @@ static void apply_option(struct vcam_device *dev, const char *opt, size_t len, b
             else fprintf(stderr, "vcam: bad frame rate '%s' for %s (e.g. 30, 12.5, 30000/1001)\n", tok, dev->path);
         }
         if (n) dev->nrates = n;
+    } else if (klen == 6 && !strncmp(opt, "export", 6)) {
+        // A driver without vb2's buffer export (v4l2loopback, as OBS's virtual camera uses): EXPBUF is ENOTTY,
+        // and v4l2src maps every buffer through the video node instead (its mmap I/O mode).
+        if (!strcmp(buf, "no")) dev->no_export = true;
+        else if (!strcmp(buf, "yes")) dev->no_export = false;
+        else fprintf(stderr, "vcam: bad export '%s' for %s (yes or no)\n", buf, dev->path);
     } else {
         fprintf(stderr, "vcam: unknown option '%.*s' for %s\n", (int)klen, opt, dev->path);
     }

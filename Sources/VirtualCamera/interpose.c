@@ -21,6 +21,7 @@
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <limits.h>
+#include <linux/dma-buf.h>
 #include <unistd.h>
 
 static void *resolve(const char *name) {
@@ -341,12 +342,29 @@ int fcntl64(int fd, int cmd, ...) {
     return fcntl_common(fd, cmd, arg, true);
 }
 
+// Whether `fd` is a buffer exported by VIDIOC_EXPBUF (ioctl.c): an open file of a buffer's memfd.
+static bool is_exported_buffer(int fd) {
+    char path[48], target[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0) return false;
+    target[n] = 0;
+    return strncmp(target, "/memfd:vcam-buffer", 18) == 0;
+}
+
 int ioctl(int fd, unsigned long request, ...) {
     va_list ap;
     va_start(ap, request);
     void *arg = va_arg(ap, void *);
     va_end(ap);
     struct vcam_open *op = lookup(fd);
+    if (!op && request == DMA_BUF_IOCTL_SYNC) {
+        // A dma-buf's cache sync around each CPU access (GStreamer's dmabuf memory calls it at every map): an
+        // exported virtual buffer is plain memory, with nothing to sync.
+        int r = REAL(ioctl)(fd, request, arg);
+        if (r < 0 && errno == ENOTTY && is_exported_buffer(fd)) return 0;
+        return r;
+    }
     if (!op || request == FIONBIO || request == FIOCLEX || request == FIONCLEX || request == FIOASYNC)
         return REAL(ioctl)(fd, request, arg);
     int r = vcam_ioctl(op, request, arg);

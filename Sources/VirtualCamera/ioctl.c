@@ -283,6 +283,27 @@ static int create_bufs(struct vcam_open *op, struct v4l2_create_buffers *cb) {
     return 0;
 }
 
+// vb2_core_expbuf: a buffer's memory as a file of its own (a dma-buf), which outlives the queue and the video node.
+// v4l2src asks for one per buffer whenever a driver can export them (every vb2 driver: vivid, uvcvideo) and maps
+// each only while it reads the frame, so a buffer no element reads costs the process no memory. Here the file is a
+// second open file of the buffer's memfd: it maps the same pages through the real mmap, as a dma-buf's own mmap
+// bypasses the video node, and DMA_BUF_IOCTL_SYNC on it is answered in interpose.c.
+static int expbuf(struct vcam_open *op, struct v4l2_exportbuffer *e) {
+    struct vcam_device *dev = op->dev;
+    if (dev->no_export) return -ENOTTY;
+    if (!dev->nbuffers) return -EINVAL;   // vb2: no MMAP buffers yet (v4l2src's probe for export support)
+    if (e->flags & ~(uint32_t)(O_CLOEXEC | O_ACCMODE)) return -EINVAL;
+    if (e->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || e->index >= (uint32_t)dev->nbuffers || e->plane != 0) return -EINVAL;
+    if (queue_busy(op)) return -EBUSY;
+    char path[48];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", dev->buffers[e->index]->memfd);
+    int fd = vcam_real_open(path, (int)(e->flags & (O_CLOEXEC | O_ACCMODE)), 0);
+    if (fd < 0) return -errno;
+    e->fd = fd;
+    memset(e->reserved, 0, sizeof e->reserved);
+    return 0;
+}
+
 static int querybuf(struct vcam_device *dev, struct v4l2_buffer *b) {
     if (b->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
     if (b->index >= (uint32_t)dev->nbuffers) return -EINVAL;
@@ -408,7 +429,7 @@ static bool is_known(unsigned long request) {
     case VIDIOC_G_INPUT: case VIDIOC_S_INPUT: case VIDIOC_G_PRIORITY: case VIDIOC_S_PRIORITY: case VIDIOC_G_FMT:
     case VIDIOC_S_FMT: case VIDIOC_TRY_FMT: case VIDIOC_G_PARM: case VIDIOC_S_PARM: case VIDIOC_REQBUFS:
     case VIDIOC_CREATE_BUFS: case VIDIOC_QUERYBUF: case VIDIOC_QBUF: case VIDIOC_DQBUF: case VIDIOC_STREAMON:
-    case VIDIOC_STREAMOFF:
+    case VIDIOC_STREAMOFF: case VIDIOC_EXPBUF:
         return true;
     default:
         return false;
@@ -472,6 +493,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     case VIDIOC_DQBUF:
     case VIDIOC_STREAMON:
     case VIDIOC_STREAMOFF:
+    case VIDIOC_EXPBUF:
         break;
     default:
         return -ENOTTY;
@@ -498,6 +520,7 @@ int vcam_ioctl(struct vcam_open *op, unsigned long request, void *arg) {
     case VIDIOC_DQBUF: r = dqbuf(op, arg); break;
     case VIDIOC_STREAMON: r = streamon(op, arg); break;
     case VIDIOC_STREAMOFF: r = streamoff(op, arg); break;
+    case VIDIOC_EXPBUF: r = expbuf(op, arg); break;
     default: r = -ENOTTY; break;
     }
     pthread_mutex_unlock(&dev->lock);

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static void timespec_at(uint64_t ns, struct timespec *ts) {
@@ -70,7 +71,12 @@ void *vcam_producer_main(void *arg) {
         uint32_t seq = dev->sequence++;
         struct v4l2_pix_format fmt = dev->fmt;
         pthread_mutex_unlock(&dev->lock);
+        // A kernel driver fills buffers through the kernel's own mapping, which is no process's memory; the
+        // producer's mapping of a buffer holds its pages only while it draws (one call maps them all, instead
+        // of a fault per page), so a process pays for a buffer only where it maps and reads it, as on vivid.
+        madvise(b->kaddr, b->map_length, MADV_POPULATE_WRITE);
         uint32_t used = vcam_render(renderer, dev, &fmt, seq, b->kaddr, b->length);
+        madvise(b->kaddr, b->map_length, MADV_DONTNEED);
         pthread_mutex_lock(&dev->lock);
         if (!dev->streaming) break;
         b->queued = false;

@@ -99,6 +99,7 @@ struct vcam_device {
     int minor;
     enum vcam_profile profile;
     char card[32], driver[16], bus_info[32];
+    bool no_export;                   // `export=no`: VIDIOC_EXPBUF is ENOTTY (a driver without vb2's export)
     uint8_t rgb[3];     // identity colour
     int nformats;
     uint32_t formats[VCAM_MAX_FORMATS];

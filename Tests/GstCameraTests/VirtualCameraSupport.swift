@@ -198,6 +198,33 @@ final class V4L2TestClient {
         return frame
     }
 
+    /// Waits for a frame and gives its buffer straight back without reading it.
+    func skipFrame(timeout: Int32 = 2000) throws {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, timeout) == 1 else { throw VirtualCameraTestError.timeout("a frame from \(path)") }
+        var buffer = v4l2_buffer()
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        try check("VIDIOC_DQBUF", gstcam_vidioc_dqbuf(), &buffer)
+        try check("VIDIOC_QBUF", gstcam_vidioc_qbuf(), &buffer)
+    }
+
+    /// STREAMOFF alone: the buffers stay allocated and mapped.
+    func streamOff() throws {
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        try check("VIDIOC_STREAMOFF", gstcam_vidioc_streamoff(), &type)
+    }
+
+    /// VIDIOC_EXPBUF of buffer `index`: the exported file's descriptor, or the errno.
+    func exportBuffer(_ index: UInt32, flags: Int32 = O_CLOEXEC | O_RDWR) -> Result<Int32, VirtualCameraTestError> {
+        var export = v4l2_exportbuffer()
+        export.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        export.index = index
+        export.flags = UInt32(flags)
+        let code = ioctlErrno(gstcam_vidioc_expbuf(), &export)
+        return code == 0 ? .success(export.fd) : .failure(.call("VIDIOC_EXPBUF on \(path)", code))
+    }
+
     func stopStreaming() throws {
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         try check("VIDIOC_STREAMOFF", gstcam_vidioc_streamoff(), &type)
