@@ -139,8 +139,8 @@ final class PhotoBranch: Sendable {
         if copiesFrames {
             // jifmux (GStreamer 1.22) keeps pointers into the JPEG it parsed and reads them after unmapping it.
             // A camera buffer that v4l2src exported as a dma-buf (its dmabuf mode, on every vb2 driver:
-            // uvcvideo, vivid) is unmapped from the process then, and jifmux read unmapped memory (a crash);
-            // a copy in ordinary memory stays where it was. A camera's JPEG is small: the copy costs little.
+            // uvcvideo, vivid) is unmapped from the process by then, so jifmux would read unmapped memory and
+            // crash; a copy in ordinary memory stays where it was. A camera's JPEG is small: the copy costs little.
             let copy = gst_buffer_copy_deep(buffer)
             frame.release()
             guard let copy else {

@@ -13,7 +13,7 @@ extension FaultDeviceTests {
 
         @Test func anExportedBufferHoldsTheFramesAndOutlivesTheQueueAndTheDevice() throws {
             var exported: [(fd: Int32, pixels: UnsafeRawPointer)] = []
-            var frame: CapturedFrame
+            let frame: CapturedFrame
             let length = 640 * 480 * 2
             do {
                 let client = try V4L2TestClient(device.path)
