@@ -8,26 +8,22 @@ import Testing
 /// every branch; the camera's own JPEGs are not used as they are; a point on the turned picture is the camera's
 /// own point where it shows.
 @Suite(.serialized) struct FrameOrientationTests {
-    private typealias Image = (width: Int, height: Int, rgb: [UInt8])
 
     private func photo(pipeline: String = "test-pattern", device: String? = nil, _ orientation: FrameOrientation,
-                       to path: String) async throws -> Image {
+                       to path: String) async throws -> DecodedImage {
         var configuration = CameraConfiguration(pipeline: pipeline, device: device, width: 320, height: 240)
         configuration.orientation = orientation
-        let session = try CameraSession(configuration: configuration)
-        try await session.start()
-        defer { session.stop() }
-        return try decodeImage(try await session.capturePhoto(to: path).path)
+        return try await decodedPhoto(configuration, to: path)
     }
 
-    private func pixel(_ image: Image, _ x: Int, _ y: Int) -> [Int] {
+    private func pixel(_ image: DecodedImage, _ x: Int, _ y: Int) -> [Int] {
         let offset = (y * image.width + x) * 3
         return image.rgb[offset..<offset + 3].map(Int.init)
     }
 
     /// The share of the test pattern's still rows (its bars, not the moving snow at the bottom) where `turned`
     /// shows at `place(x, y)` what the plain picture shows at (x, y).
-    private func agreement(_ plain: Image, _ turned: Image, _ place: (Int, Int) -> (Int, Int)) -> Double {
+    private func agreement(_ plain: DecodedImage, _ turned: DecodedImage, _ place: (Int, Int) -> (Int, Int)) -> Double {
         var same = 0, all = 0
         for y in 0..<150 {
             for x in 0..<plain.width {

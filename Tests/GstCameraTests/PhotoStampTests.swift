@@ -6,19 +6,15 @@ import Testing
 /// virtual camera's scene is a still checkerboard there (its moving square is higher up), so two photos differ
 /// only where something was drawn.
 @Suite(.serialized) struct PhotoStampTests {
-    private typealias Image = (width: Int, height: Int, rgb: [UInt8])
 
-    private func photo(_ device: String, pipeline: String = "default", stamp: String?, to path: String) async throws -> Image {
+    private func photo(_ device: String, pipeline: String = "default", stamp: String?, to path: String) async throws -> DecodedImage {
         var configuration = CameraConfiguration(pipeline: pipeline, device: device, width: 640, height: 480)
         configuration.photoStamp = stamp
-        let session = try CameraSession(configuration: configuration)
-        try await session.start()
-        defer { session.stop() }
-        return try decodeImage(try await session.capturePhoto(to: path).path)
+        return try await decodedPhoto(configuration, to: path)
     }
 
     /// The columns (in `rows`) where the two images differ by more than `tolerance` in any channel.
-    private func differingColumns(_ a: Image, _ b: Image, rows: Range<Int>, tolerance: Int) -> [Int] {
+    private func differingColumns(_ a: DecodedImage, _ b: DecodedImage, rows: Range<Int>, tolerance: Int) -> [Int] {
         (0..<a.width).filter { x in
             rows.contains { y in
                 let offset = (y * a.width + x) * 3

@@ -53,8 +53,19 @@ func capsfilterCaps(_ name: String, of session: CameraSession) -> String? {
     session.shared.withLock { $0.pipeline?.pipeline.child(named: name)?.caps("caps") }
 }
 
+/// An image as one frame of packed RGB, row by row.
+typealias DecodedImage = (width: Int, height: Int, rgb: [UInt8])
+
+/// One photo from a session started with `configuration` (stopped again), saved to `path` and decoded.
+func decodedPhoto(_ configuration: CameraConfiguration, to path: String) async throws -> DecodedImage {
+    let session = try CameraSession(configuration: configuration)
+    try await session.start()
+    defer { session.stop() }
+    return try decodeImage(try await session.capturePhoto(to: path).path)
+}
+
 /// Decodes an image file with GStreamer (jpegdec/pngdec through decodebin) into one RGB frame.
-func decodeImage(_ path: String) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+func decodeImage(_ path: String) throws -> DecodedImage {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let raw = folder + "/frame.rgb"
