@@ -8,8 +8,9 @@ let packageFolder = String(#filePath.dropLast("/Package.swift".count))
 /// How both executables are linked. A cold photo touches under 1 MB of the 16 MB of code linked in (our code, the
 /// Swift runtime, Foundation), but scattered: the kernel maps code in 64 KB chunks around each fault, so gstcam used
 /// to hold 9–11 MB of its own code in memory. lld lays the functions a photo, a preview and the control commands
-/// run (packaging/startup-order.txt, made by scripts/startup-order) side by side at the start of the code, and packs
-/// its relocations (DT_RELR, glibc 2.36: 1.8 MB of relocation records become 15 KB). The executables export none of
+/// run (packaging/startup-order.txt, made by scripts/startup-order) side by side at the start of the code, the code
+/// that no symbol names just before them (packaging/link/local-functions.ld), and packs its relocations (DT_RELR,
+/// glibc 2.36: 1.8 MB of relocation records become 15 KB). The executables export none of
 /// their symbols (swiftc links them with --export-dynamic: 3 600 names that every library loaded after them was
 /// looked up in first, and 290 KB of symbol tables held in memory); nothing looks a symbol up in them. The C++
 /// runtime the Swift runtime needs is linked in from GCC's archives too (packaging/link/libstdc++.so says how),
@@ -19,6 +20,7 @@ let executableLinking: [LinkerSetting] = [.unsafeFlags([
     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     "-Xlinker", "--symbol-ordering-file=\(packageFolder)/packaging/startup-order.txt",
     "-Xlinker", "--no-warn-symbol-ordering",
+    "-Xlinker", "-T", "-Xlinker", "\(packageFolder)/packaging/link/local-functions.ld",
     "-Xlinker", "--no-export-dynamic",
 ])]
 
