@@ -6,7 +6,8 @@
 //   rows [H-16, H)            sequence stamp: 32 blocks of width W/32, most significant bit first,
 //                             white = 1, black = 0, holding the buffer's sequence number
 // band = H/6 rounded down to even. The static part is rendered once per control state and copied;
-// per frame only the square and the stamp are drawn, so 1080p30 costs one memcpy per frame.
+// per frame only the square and the stamp are drawn, so 1080p30 costs one copy per frame (for YUYV and
+// NV12 one the kernel makes between files: see "through files" below).
 #include "vcam.h"
 
 #include <stdio.h>
@@ -14,8 +15,11 @@
 #include <jpeglib.h>
 #include <math.h>
 #include <setjmp.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 struct render_key {
     uint32_t fourcc, width, height;
@@ -30,18 +34,27 @@ struct vcam_renderer {
     uint8_t *packed;       // the base frame in the target layout (YUYV / NV12)
     size_t packed_size;
     uint8_t *work;         // MJPG: this frame's planar copy
-    uint8_t lut[256];
+    // YUYV and NV12 (vcam_render_to_file): the static frame in the target layout, in a file of its own that the
+    // process never maps.
+    int base_fd;
+    struct render_key base_key;
+    bool base_valid;
     struct jpeg_compress_struct cinfo;
     struct jpeg_error_mgr jerr;
     jmp_buf jump;
     bool jpeg_ready;
 };
 
-struct vcam_renderer *vcam_renderer_new(void) { return calloc(1, sizeof(struct vcam_renderer)); }
+struct vcam_renderer *vcam_renderer_new(void) {
+    struct vcam_renderer *r = calloc(1, sizeof(struct vcam_renderer));
+    if (r) r->base_fd = -1;
+    return r;
+}
 
 void vcam_renderer_free(struct vcam_renderer *r) {
     if (!r) return;
     if (r->jpeg_ready) jpeg_destroy_compress(&r->cinfo);
+    if (r->base_fd >= 0) vcam_real_close(r->base_fd);
     free(r->planar);
     free(r->packed);
     free(r->work);
@@ -90,14 +103,13 @@ static void current_key(struct vcam_device *dev, const struct v4l2_pix_format *f
     memcpy(k->rgb, dev->rgb, 3);
 }
 
-static void build_lut(struct vcam_renderer *r, bool full) {
-    const struct render_key *k = &r->key;
+static void build_lut(const struct render_key *k, bool full, uint8_t lut[256]) {
     double lo = full ? 0 : 16, hi = full ? 255 : 235;
     for (int y = 0; y < 256; y++) {
         double v = 128 + (y - 128) * (k->contrast / 32.0);
         v = lo + (v - lo) * (k->exposure_gain_pct / 100.0);
         v += k->brightness * 1.5 + k->torch * 0.8;
-        r->lut[y] = clamp_u8(v < lo ? lo : v > hi ? hi : v);
+        lut[y] = clamp_u8(v < lo ? lo : v > hi ? hi : v);
     }
 }
 
@@ -132,39 +144,65 @@ static void box_blur(uint8_t *p, uint32_t stride, uint32_t w, uint32_t h, int ra
     free(line);
 }
 
-// Renders the static frame (band + scene + blank stamp row) as planar 4:2:0.
+// What the static frame (band + scene + blank stamp rows) looks like for one control state, row by row.
+struct scene {
+    uint32_t w, h, band, scene_top, scene_h;
+    uint8_t band_y, band_u, band_v, light, dark, stamp_black;
+    double cell, cy;
+    uint8_t *column_odd;   // the checkerboard's column parity, w entries: each row is then a table lookup
+    uint8_t lut[256];      // brightness, contrast, exposure and torch applied to the scene's luma
+};
+
+static bool scene_init(struct scene *sc, const struct render_key *k, bool full) {
+    uint32_t w = k->width, h = k->height;
+    *sc = (struct scene){.w = w, .h = h, .band = band_rows(h), .light = full ? 190 : 180, .dark = full ? 60 : 70,
+                         .stamp_black = full ? 0 : 16};
+    sc->scene_top = sc->band;
+    sc->scene_h = h - sc->band - VCAM_STAMP_ROWS;
+    rgb_to_yuv(k->rgb, full, &sc->band_y, &sc->band_u, &sc->band_v);
+    sc->cell = w / 8.0 * (k->zoom / 100.0);
+    sc->cy = sc->scene_top + sc->scene_h / 2.0;
+    double cx = w / 2.0;
+    sc->column_odd = malloc(w);
+    if (!sc->column_odd) return false;
+    for (uint32_t x = 0; x < w; x++) sc->column_odd[x] = (uint8_t)((long)floor((x + 0.5 - cx) / sc->cell) & 1);
+    build_lut(k, full, sc->lut);
+    return true;
+}
+
+static void scene_free(struct scene *sc) { free(sc->column_odd); }
+
+static bool scene_has_row(const struct scene *sc, uint32_t y) { return y >= sc->scene_top && y < sc->scene_top + sc->scene_h; }
+
+// Row y's luma before blur and the scene's table.
+static void scene_luma_row(const struct scene *sc, uint32_t y, uint8_t *row) {
+    if (y < sc->band) {
+        memset(row, sc->band_y, sc->w);
+    } else if (!scene_has_row(sc, y)) {
+        memset(row, sc->stamp_black, sc->w);
+    } else {
+        uint8_t row_odd = (uint8_t)((long)floor((y + 0.5 - sc->cy) / sc->cell) & 1);
+        for (uint32_t x = 0; x < sc->w; x++) row[x] = (sc->column_odd[x] ^ row_odd) ? sc->dark : sc->light;
+    }
+}
+
+// Renders the static frame as planar 4:2:0 into r->planar.
 static void render_planar(struct vcam_renderer *r, bool full) {
-    const struct render_key *k = &r->key;
-    uint32_t w = k->width, h = k->height, band = band_rows(h);
+    struct scene sc;
+    if (!scene_init(&sc, &r->key, full)) return;
+    uint32_t w = sc.w, h = sc.h;
     uint8_t *yp = r->planar, *up = yp + (size_t)w * h, *vp = up + (size_t)w * h / 4;
-    uint8_t by, bu, bv;
-    rgb_to_yuv(k->rgb, full, &by, &bu, &bv);
-    memset(yp, by, (size_t)w * band);
-    memset(up, bu, (size_t)w / 2 * band / 2);
-    memset(vp, bv, (size_t)w / 2 * band / 2);
-    memset(up + (size_t)w / 2 * band / 2, 128, (size_t)w / 2 * (h - band) / 2);
-    memset(vp + (size_t)w / 2 * band / 2, 128, (size_t)w / 2 * (h - band) / 2);
-    uint32_t scene_top = band, scene_h = h - band - VCAM_STAMP_ROWS;
-    double cell = w / 8.0 * (k->zoom / 100.0);
-    double cx = w / 2.0, cy = scene_top + scene_h / 2.0;
-    uint8_t light = full ? 190 : 180, dark = full ? 60 : 70;
-    // Column parity once, so each row is a table lookup (this runs on every control change).
-    uint8_t *column_odd = malloc(w);
-    if (!column_odd) return;
-    for (uint32_t x = 0; x < w; x++) column_odd[x] = (uint8_t)((long)floor((x + 0.5 - cx) / cell) & 1);
-    for (uint32_t y = scene_top; y < scene_top + scene_h; y++) {
-        uint8_t row_odd = (uint8_t)((long)floor((y + 0.5 - cy) / cell) & 1);
+    for (uint32_t y = 0; y < h; y++) scene_luma_row(&sc, y, yp + (size_t)y * w);
+    memset(up, sc.band_u, (size_t)w / 2 * sc.band / 2);
+    memset(vp, sc.band_v, (size_t)w / 2 * sc.band / 2);
+    memset(up + (size_t)w / 2 * sc.band / 2, 128, (size_t)w / 2 * (h - sc.band) / 2);
+    memset(vp + (size_t)w / 2 * sc.band / 2, 128, (size_t)w / 2 * (h - sc.band) / 2);
+    box_blur(yp + (size_t)sc.scene_top * w, w, w, sc.scene_h, r->key.blur);
+    for (uint32_t y = sc.scene_top; y < sc.scene_top + sc.scene_h; y++) {
         uint8_t *row = yp + (size_t)y * w;
-        for (uint32_t x = 0; x < w; x++) row[x] = (column_odd[x] ^ row_odd) ? dark : light;
+        for (uint32_t x = 0; x < w; x++) row[x] = sc.lut[row[x]];
     }
-    free(column_odd);
-    box_blur(yp + (size_t)scene_top * w, w, w, scene_h, k->blur);
-    build_lut(r, full);
-    for (uint32_t y = scene_top; y < scene_top + scene_h; y++) {
-        uint8_t *row = yp + (size_t)y * w;
-        for (uint32_t x = 0; x < w; x++) row[x] = r->lut[row[x]];
-    }
-    memset(yp + (size_t)(h - VCAM_STAMP_ROWS) * w, full ? 0 : 16, (size_t)w * VCAM_STAMP_ROWS);
+    scene_free(&sc);
 }
 
 static void pack(struct vcam_renderer *r) {
@@ -218,46 +256,75 @@ static bool ensure_base(struct vcam_renderer *r, struct vcam_device *dev, const 
     return true;
 }
 
-// Sets luma in [x0,x1)×[y0,y1) of the frame in its own layout.
-static void fill_luma(uint8_t *frame, uint32_t fourcc, uint32_t w, uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, uint8_t value) {
-    for (uint32_t y = y0; y < y1; y++) {
-        if (fourcc == V4L2_PIX_FMT_YUYV) {
-            uint8_t *row = frame + (size_t)y * w * 2;
-            for (uint32_t x = x0; x < x1; x++) row[x * 2] = value;
-        } else {
-            memset(frame + (size_t)y * w + x0, value, x1 - x0);
+// The luma of one row in the frame's own layout: YUYV interleaves it with chroma, the planar layouts (NV12, and
+// the 4:2:0 planar frame) start with a plane of it.
+static size_t luma_row_bytes(uint32_t fourcc, uint32_t w) { return fourcc == V4L2_PIX_FMT_YUYV ? (size_t)w * 2 : w; }
+
+// Sets luma in [x0,x1) of one row.
+static void fill_row_luma(uint8_t *row, uint32_t fourcc, uint32_t x0, uint32_t x1, uint8_t value) {
+    if (fourcc == V4L2_PIX_FMT_YUYV) {
+        for (uint32_t x = x0; x < x1; x++) row[x * 2] = value;
+    } else {
+        memset(row + x0, value, x1 - x0);
+    }
+}
+
+static void remap_row_luma(uint8_t *row, uint32_t fourcc, uint32_t w, const uint8_t lut[256]) {
+    size_t step = fourcc == V4L2_PIX_FMT_YUYV ? 2 : 1;
+    for (uint32_t x = 0; x < w; x++) row[x * step] = lut[row[x * step]];
+}
+
+// Where this frame's moving square and sequence stamp are.
+struct overlays {
+    uint32_t square_x0, square_y0, side;   // the square, side × side
+    uint32_t stamp_y0, bit_width;          // the stamp's rows [stamp_y0, h), one block of bit_width per bit
+    uint32_t sequence;
+    uint8_t white, black;
+};
+
+static struct overlays overlays_for(uint32_t w, uint32_t h, uint32_t sequence, bool full) {
+    uint32_t band = band_rows(h), scene_h = h - band - VCAM_STAMP_ROWS;
+    uint32_t side = (scene_h / 4) & ~1u;
+    uint32_t travel = w - side;
+    uint32_t step = (w / 64) & ~1u;
+    return (struct overlays){
+        .square_x0 = travel ? (sequence * step) % travel & ~1u : 0,
+        .square_y0 = (band + scene_h / 2 - side / 2) & ~1u,
+        .side = side,
+        .stamp_y0 = h - VCAM_STAMP_ROWS,
+        .bit_width = w / VCAM_STAMP_BITS,
+        .sequence = sequence,
+        .white = full ? 255 : 235,
+        .black = full ? 0 : 16,
+    };
+}
+
+static bool row_has_overlay(const struct overlays *o, uint32_t y) {
+    return (y >= o->square_y0 && y < o->square_y0 + o->side) || y >= o->stamp_y0;
+}
+
+// The square's and the stamp's part of row y.
+static void draw_row_overlays(uint8_t *row, uint32_t fourcc, uint32_t y, const struct overlays *o) {
+    if (y >= o->square_y0 && y < o->square_y0 + o->side)
+        fill_row_luma(row, fourcc, o->square_x0, o->square_x0 + o->side, o->white);
+    if (y >= o->stamp_y0) {
+        for (uint32_t i = 0; i < VCAM_STAMP_BITS; i++) {
+            bool one = (o->sequence >> (VCAM_STAMP_BITS - 1 - i)) & 1;
+            fill_row_luma(row, fourcc, i * o->bit_width, (i + 1) * o->bit_width, one ? o->white : o->black);
         }
     }
 }
 
 static void remap_scene_luma(uint8_t *frame, uint32_t fourcc, uint32_t w, uint32_t h, const uint8_t lut[256]) {
-    uint32_t y0 = band_rows(h), y1 = h - VCAM_STAMP_ROWS;
-    for (uint32_t y = y0; y < y1; y++) {
-        if (fourcc == V4L2_PIX_FMT_YUYV) {
-            uint8_t *row = frame + (size_t)y * w * 2;
-            for (uint32_t x = 0; x < w; x++) row[x * 2] = lut[row[x * 2]];
-        } else {
-            uint8_t *row = frame + (size_t)y * w;
-            for (uint32_t x = 0; x < w; x++) row[x] = lut[row[x]];
-        }
-    }
+    for (uint32_t y = band_rows(h); y < h - VCAM_STAMP_ROWS; y++)
+        remap_row_luma(frame + y * luma_row_bytes(fourcc, w), fourcc, w, lut);
 }
 
 // The moving square and the sequence stamp.
 static void draw_overlays(uint8_t *frame, uint32_t fourcc, uint32_t w, uint32_t h, uint32_t sequence, bool full) {
-    uint32_t band = band_rows(h), scene_h = h - band - VCAM_STAMP_ROWS;
-    uint32_t side = (scene_h / 4) & ~1u;
-    uint32_t travel = w - side;
-    uint32_t step = (w / 64) & ~1u;
-    uint32_t x0 = travel ? (sequence * step) % travel & ~1u : 0;
-    uint32_t y0 = (band + scene_h / 2 - side / 2) & ~1u;
-    fill_luma(frame, fourcc, w, x0, x0 + side, y0, y0 + side, full ? 255 : 235);
-    uint32_t bw = w / VCAM_STAMP_BITS;
-    for (uint32_t i = 0; i < VCAM_STAMP_BITS; i++) {
-        bool one = (sequence >> (VCAM_STAMP_BITS - 1 - i)) & 1;
-        uint8_t v = one ? (full ? 255 : 235) : (full ? 0 : 16);
-        fill_luma(frame, fourcc, w, i * bw, (i + 1) * bw, h - VCAM_STAMP_ROWS, h, v);
-    }
+    struct overlays o = overlays_for(w, h, sequence, full);
+    for (uint32_t y = o.square_y0; y < h; y++)
+        if (row_has_overlay(&o, y)) draw_row_overlays(frame + y * luma_row_bytes(fourcc, w), fourcc, y, &o);
 }
 
 // ---- formats converted per frame from the planar frame (UYVY, GREY, RGB3, BGR3, BA81) -------------
@@ -387,17 +454,24 @@ static uint32_t encode_jpeg(struct vcam_renderer *r, uint32_t w, uint32_t h, uin
     return (uint32_t)(capacity - dest.pub.free_in_buffer);
 }
 
+// A strobe asked for (V4L2_CID_FLASH_STROBE) lights the next frame: true once per strobe.
+static bool take_strobe(struct vcam_device *dev) {
+    uint32_t pending = atomic_load(&dev->shared->strobe_pending);
+    while (pending && !atomic_compare_exchange_weak(&dev->shared->strobe_pending, &pending, pending - 1)) {}
+    return pending != 0;
+}
+
+static void fill_strobe_lut(uint8_t lut[256]) {
+    for (int i = 0; i < 256; i++) lut[i] = (uint8_t)(i + 90 > 235 ? 235 : i + 90);
+}
+
 uint32_t vcam_render(struct vcam_renderer *r, struct vcam_device *dev, const struct v4l2_pix_format *fmt,
                      uint32_t sequence, uint8_t *dst, uint32_t capacity) {
     if (!ensure_base(r, dev, fmt)) return 0;
     uint32_t w = fmt->width, h = fmt->height;
-    bool strobe = false;
-    uint32_t pending = atomic_load(&dev->shared->strobe_pending);
-    while (pending && !atomic_compare_exchange_weak(&dev->shared->strobe_pending, &pending, pending - 1)) {}
-    if (pending) strobe = true;
+    bool strobe = take_strobe(dev);
     uint8_t strobe_lut[256];
-    if (strobe)
-        for (int i = 0; i < 256; i++) strobe_lut[i] = (uint8_t)(i + 90 > 235 ? 235 : i + 90);
+    if (strobe) fill_strobe_lut(strobe_lut);
     if (fmt->pixelformat == V4L2_PIX_FMT_MJPEG || vcam_format_is_converted(fmt->pixelformat)) {
         bool full = vcam_format_is_full_range(fmt->pixelformat);
         memcpy(r->work, r->planar, (size_t)w * h * 3 / 2);
@@ -414,4 +488,142 @@ uint32_t vcam_render(struct vcam_renderer *r, struct vcam_device *dev, const str
     if (strobe) remap_scene_luma(dst, fmt->pixelformat, w, h, strobe_lut);
     draw_overlays(dst, fmt->pixelformat, w, h, sequence, false);
     return (uint32_t)fmt->sizeimage;
+}
+
+// ---- YUYV and NV12 through files --------------------------------------------------------------------------
+
+// A kernel driver draws through the kernel's own mapping of a buffer and keeps its test pattern in kernel memory
+// (vivid: vmalloc), none of it the process's. So for the raw packed formats, which are what most tests and the
+// benchmark stream, the static frame lives in a file of its own and each frame is the kernel copying it into the
+// buffer's file (copy_file_range), the square and the stamp written row by row: the process holds a few rows.
+
+static bool pwrite_all(int fd, const uint8_t *bytes, size_t n, off_t offset) {
+    while (n) {
+        ssize_t k = pwrite(fd, bytes, n, offset);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        bytes += k, n -= (size_t)k, offset += k;
+    }
+    return true;
+}
+
+static bool pread_all(int fd, uint8_t *bytes, size_t n, off_t offset) {
+    while (n) {
+        ssize_t k = pread(fd, bytes, n, offset);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        bytes += k, n -= (size_t)k, offset += k;
+    }
+    return true;
+}
+
+// n bytes from the start of one file to the start of another; through `scratch` where the kernel cannot copy
+// between them itself (copy_file_range before Linux 5.3 or across file systems).
+static bool copy_file_start(int from, int to, size_t n, uint8_t *scratch, size_t scratch_size) {
+    loff_t in = 0, out = 0;
+    while (n) {
+        ssize_t k = copy_file_range(from, &in, to, &out, n, 0);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        n -= (size_t)k;
+    }
+    while (n) {
+        size_t part = n < scratch_size ? n : scratch_size;
+        if (!pread_all(from, scratch, part, in) || !pwrite_all(to, scratch, part, out)) return false;
+        in += (loff_t)part, out += (loff_t)part, n -= part;
+    }
+    return true;
+}
+
+static size_t packed_frame_size(uint32_t fourcc, uint32_t w, uint32_t h) {
+    return fourcc == V4L2_PIX_FMT_YUYV ? (size_t)w * h * 2 : (size_t)w * h * 3 / 2;
+}
+
+// Row y of the static frame in the target layout, from its luma (the scene's table applied) and its chroma, which
+// is one colour across a row: the band's above the scene, neutral below.
+static bool write_packed_row(int fd, uint32_t fourcc, const struct scene *sc, uint32_t y, const uint8_t *luma,
+                             uint8_t *out) {
+    uint32_t w = sc->w;
+    uint8_t u = y < sc->band ? sc->band_u : 128, v = y < sc->band ? sc->band_v : 128;
+    if (fourcc == V4L2_PIX_FMT_YUYV) {
+        for (uint32_t x = 0; x < w; x += 2) {
+            out[x * 2] = luma[x];
+            out[x * 2 + 1] = u;
+            out[x * 2 + 2] = luma[x + 1];
+            out[x * 2 + 3] = v;
+        }
+        return pwrite_all(fd, out, (size_t)w * 2, (off_t)y * w * 2);
+    }
+    if (!pwrite_all(fd, luma, w, (off_t)y * w)) return false;
+    if (y % 2) return true;
+    for (uint32_t x = 0; x < w; x += 2) out[x] = u, out[x + 1] = v;
+    return pwrite_all(fd, out, w, (off_t)w * sc->h + (off_t)(y / 2) * w);
+}
+
+// The static frame into r->base_fd. Row by row; only an unfocused lens' blur, which mixes rows, needs the whole
+// luma plane for the moment it is drawn.
+static bool write_base_file(struct vcam_renderer *r, const struct render_key *k) {
+    struct scene sc;
+    if (!scene_init(&sc, k, false)) return false;
+    uint32_t w = k->width, h = k->height;
+    uint8_t *plane = NULL, *row = malloc(w), *out = malloc((size_t)w * 2);
+    bool ok = row && out && ftruncate(r->base_fd, (off_t)packed_frame_size(k->fourcc, w, h)) == 0;
+    if (ok && k->blur > 0) {
+        plane = malloc((size_t)w * h);
+        ok = plane != NULL;
+        for (uint32_t y = 0; ok && y < h; y++) scene_luma_row(&sc, y, plane + (size_t)y * w);
+        if (ok) box_blur(plane + (size_t)sc.scene_top * w, w, w, sc.scene_h, k->blur);
+    }
+    for (uint32_t y = 0; ok && y < h; y++) {
+        if (plane) memcpy(row, plane + (size_t)y * w, w);
+        else scene_luma_row(&sc, y, row);
+        if (scene_has_row(&sc, y))
+            for (uint32_t x = 0; x < w; x++) row[x] = sc.lut[row[x]];
+        ok = write_packed_row(r->base_fd, k->fourcc, &sc, y, row, out);
+    }
+    free(plane);
+    free(row);
+    free(out);
+    scene_free(&sc);
+    return ok;
+}
+
+int64_t vcam_render_to_file(struct vcam_renderer *r, struct vcam_device *dev, const struct v4l2_pix_format *fmt,
+                            uint32_t sequence, int fd, uint32_t capacity) {
+    uint32_t fourcc = fmt->pixelformat, w = fmt->width, h = fmt->height;
+    if (fourcc != V4L2_PIX_FMT_YUYV && fourcc != V4L2_PIX_FMT_NV12) return -1;
+    size_t size = packed_frame_size(fourcc, w, h);
+    if (capacity < size) return -1;
+    struct render_key k;
+    current_key(dev, fmt, &k);
+    if (r->base_fd < 0) {
+        r->base_fd = (int)syscall(SYS_memfd_create, "vcam-base", 1u /* MFD_CLOEXEC */);
+        if (r->base_fd < 0) return -1;
+    }
+    if (!r->base_valid || memcmp(&k, &r->base_key, sizeof k)) {
+        r->base_valid = write_base_file(r, &k);
+        if (!r->base_valid) return -1;
+        r->base_key = k;
+    }
+    size_t row_bytes = luma_row_bytes(fourcc, w);
+    uint8_t *row = malloc(row_bytes);
+    if (!row) return -1;
+    bool ok = copy_file_start(r->base_fd, fd, size, row, row_bytes);
+    bool strobe = take_strobe(dev);
+    uint8_t strobe_lut[256];
+    if (strobe) fill_strobe_lut(strobe_lut);
+    struct overlays o = overlays_for(w, h, sequence, false);
+    uint32_t first = strobe ? band_rows(h) : o.square_y0;
+    for (uint32_t y = first; ok && y < h; y++) {
+        bool scene = y < h - VCAM_STAMP_ROWS;
+        if (!row_has_overlay(&o, y) && !(strobe && scene)) continue;
+        off_t offset = (off_t)y * (off_t)row_bytes;
+        ok = pread_all(fd, row, row_bytes, offset);
+        if (!ok) break;
+        if (strobe && scene) remap_row_luma(row, fourcc, w, strobe_lut);
+        draw_row_overlays(row, fourcc, y, &o);
+        ok = pwrite_all(fd, row, row_bytes, offset);
+    }
+    free(row);
+    return ok ? (int64_t)fmt->sizeimage : 0;   // 0: the frame is lost (bytesused 0), as vcam_render's failures
 }

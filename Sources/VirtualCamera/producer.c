@@ -71,17 +71,21 @@ void *vcam_producer_main(void *arg) {
         uint32_t seq = dev->sequence++;
         struct v4l2_pix_format fmt = dev->fmt;
         pthread_mutex_unlock(&dev->lock);
-        // A kernel driver fills buffers through the kernel's own mapping, which is no process's memory; the
-        // producer's mapping of a buffer holds its pages only while it draws (one call maps them all, instead
-        // of a fault per page), so a process pays for a buffer only where it maps and reads it, as on vivid.
-        madvise(b->kaddr, b->map_length, MADV_POPULATE_WRITE);
-        uint32_t used = vcam_render(renderer, dev, &fmt, seq, b->kaddr, b->length);
-        madvise(b->kaddr, b->map_length, MADV_DONTNEED);
+        // A kernel driver fills buffers through the kernel's own mapping, which is no process's memory. YUYV and
+        // NV12 are written into the buffer's file without mapping it; for the other formats the producer's
+        // mapping holds the buffer's pages only while it draws (one call maps them all, instead of a fault per
+        // page). So a process pays for a buffer only where it maps and reads it, as on vivid.
+        int64_t used = vcam_render_to_file(renderer, dev, &fmt, seq, b->memfd, b->length);
+        if (used < 0) {
+            madvise(b->kaddr, b->map_length, MADV_POPULATE_WRITE);
+            used = vcam_render(renderer, dev, &fmt, seq, b->kaddr, b->length);
+            madvise(b->kaddr, b->map_length, MADV_DONTNEED);
+        }
         pthread_mutex_lock(&dev->lock);
         if (!dev->streaming) break;
         b->queued = false;
         b->done = true;
-        b->v.bytesused = used;
+        b->v.bytesused = (uint32_t)used;
         b->v.sequence = seq;
         b->v.flags &= ~V4L2_BUF_FLAG_ERROR;
         if (vcam_take_injected(dev, VCAM_INJECT_BUF_FLAG_ERROR)) b->v.flags |= V4L2_BUF_FLAG_ERROR;

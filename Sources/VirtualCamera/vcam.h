@@ -246,6 +246,10 @@ void vcam_renderer_free(struct vcam_renderer *r);
 // Renders frame `sequence` into dst and returns the bytes used.
 uint32_t vcam_render(struct vcam_renderer *r, struct vcam_device *dev, const struct v4l2_pix_format *fmt,
                      uint32_t sequence, uint8_t *dst, uint32_t capacity);
+// Renders frame `sequence` into the file `fd` (a buffer's memfd) without mapping it, for the formats that allow
+// it (YUYV, NV12); returns the bytes used, or -1 for a format vcam_render must draw through a mapping.
+int64_t vcam_render_to_file(struct vcam_renderer *r, struct vcam_device *dev, const struct v4l2_pix_format *fmt,
+                            uint32_t sequence, int fd, uint32_t capacity);
 
 // interpose.c: the real libc functions.
 int vcam_real_close(int fd);
