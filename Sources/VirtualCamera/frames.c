@@ -497,9 +497,10 @@ uint32_t vcam_render(struct vcam_renderer *r, struct vcam_device *dev, const str
 // benchmark stream, the static frame lives in a file of its own and each frame is the kernel copying it into the
 // buffer's file (copy_file_range), the square and the stamp written row by row: the process holds a few rows.
 
-static bool pwrite_all(int fd, const uint8_t *bytes, size_t n, off_t offset) {
+// All n bytes at `offset`: pread and pwrite may move part of them.
+static bool transfer_all(int fd, bool writing, uint8_t *bytes, size_t n, off_t offset) {
     while (n) {
-        ssize_t k = pwrite(fd, bytes, n, offset);
+        ssize_t k = writing ? pwrite(fd, bytes, n, offset) : pread(fd, bytes, n, offset);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return false;
         bytes += k, n -= (size_t)k, offset += k;
@@ -507,15 +508,11 @@ static bool pwrite_all(int fd, const uint8_t *bytes, size_t n, off_t offset) {
     return true;
 }
 
-static bool pread_all(int fd, uint8_t *bytes, size_t n, off_t offset) {
-    while (n) {
-        ssize_t k = pread(fd, bytes, n, offset);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        bytes += k, n -= (size_t)k, offset += k;
-    }
-    return true;
+static bool pwrite_all(int fd, const uint8_t *bytes, size_t n, off_t offset) {
+    return transfer_all(fd, true, (uint8_t *)bytes, n, offset);
 }
+
+static bool pread_all(int fd, uint8_t *bytes, size_t n, off_t offset) { return transfer_all(fd, false, bytes, n, offset); }
 
 // n bytes from the start of one file to the start of another; through `scratch` where the kernel cannot copy
 // between them itself (copy_file_range before Linux 5.3 or across file systems).
