@@ -229,6 +229,11 @@ static void pack(struct vcam_renderer *r) {
     }
 }
 
+// A frame's bytes in YUYV (4:2:2, packed) or NV12 (4:2:0).
+static size_t packed_frame_size(uint32_t fourcc, uint32_t w, uint32_t h) {
+    return fourcc == V4L2_PIX_FMT_YUYV ? (size_t)w * h * 2 : (size_t)w * h * 3 / 2;
+}
+
 static bool ensure_base(struct vcam_renderer *r, struct vcam_device *dev, const struct v4l2_pix_format *fmt) {
     struct render_key k;
     current_key(dev, fmt, &k);
@@ -241,7 +246,7 @@ static bool ensure_base(struct vcam_renderer *r, struct vcam_device *dev, const 
         free(r->packed);
         free(r->work);
         r->planar = malloc(planar);
-        r->packed_size = k.fourcc == V4L2_PIX_FMT_YUYV ? (size_t)k.width * k.height * 2 : planar;
+        r->packed_size = packed_frame_size(k.fourcc, k.width, k.height);
         r->packed = malloc(r->packed_size);
         r->work = malloc(planar);
         if (!r->planar || !r->packed || !r->work) {
@@ -530,10 +535,6 @@ static bool copy_file_start(int from, int to, size_t n, uint8_t *scratch, size_t
         in += (loff_t)part, out += (loff_t)part, n -= part;
     }
     return true;
-}
-
-static size_t packed_frame_size(uint32_t fourcc, uint32_t w, uint32_t h) {
-    return fourcc == V4L2_PIX_FMT_YUYV ? (size_t)w * h * 2 : (size_t)w * h * 3 / 2;
 }
 
 // Row y of the static frame in the target layout, from its luma (the scene's table applied) and its chroma, which
