@@ -31,9 +31,7 @@ struct vcam_renderer {
     struct render_key key;
     bool valid;
     uint8_t *planar;       // Y plane then U and V planes (4:2:0)
-    uint8_t *packed;       // the base frame in the target layout (YUYV / NV12)
-    size_t packed_size;
-    uint8_t *work;         // MJPG: this frame's planar copy
+    uint8_t *work;         // this frame's planar copy (MJPG and the converted formats)
     // YUYV and NV12 (vcam_render_to_file): the static frame in the target layout, in a file of its own that the
     // process never maps.
     int base_fd;
@@ -56,7 +54,6 @@ void vcam_renderer_free(struct vcam_renderer *r) {
     if (r->jpeg_ready) jpeg_destroy_compress(&r->cinfo);
     if (r->base_fd >= 0) vcam_real_close(r->base_fd);
     free(r->planar);
-    free(r->packed);
     free(r->work);
     free(r);
 }
@@ -172,6 +169,10 @@ static bool scene_init(struct scene *sc, const struct render_key *k, bool full) 
 
 static void scene_free(struct scene *sc) { free(sc->column_odd); }
 
+static void scene_apply_lut(const struct scene *sc, uint8_t *row) {
+    for (uint32_t x = 0; x < sc->w; x++) row[x] = sc->lut[row[x]];
+}
+
 static bool scene_has_row(const struct scene *sc, uint32_t y) { return y >= sc->scene_top && y < sc->scene_top + sc->scene_h; }
 
 // Row y's luma before blur and the scene's table.
@@ -198,40 +199,8 @@ static void render_planar(struct vcam_renderer *r, bool full) {
     memset(up + (size_t)w / 2 * sc.band / 2, 128, (size_t)w / 2 * (h - sc.band) / 2);
     memset(vp + (size_t)w / 2 * sc.band / 2, 128, (size_t)w / 2 * (h - sc.band) / 2);
     box_blur(yp + (size_t)sc.scene_top * w, w, w, sc.scene_h, r->key.blur);
-    for (uint32_t y = sc.scene_top; y < sc.scene_top + sc.scene_h; y++) {
-        uint8_t *row = yp + (size_t)y * w;
-        for (uint32_t x = 0; x < w; x++) row[x] = sc.lut[row[x]];
-    }
+    for (uint32_t y = sc.scene_top; y < sc.scene_top + sc.scene_h; y++) scene_apply_lut(&sc, yp + (size_t)y * w);
     scene_free(&sc);
-}
-
-static void pack(struct vcam_renderer *r) {
-    uint32_t w = r->key.width, h = r->key.height;
-    const uint8_t *yp = r->planar, *up = yp + (size_t)w * h, *vp = up + (size_t)w * h / 4;
-    if (r->key.fourcc == V4L2_PIX_FMT_YUYV) {
-        for (uint32_t y = 0; y < h; y++) {
-            uint8_t *o = r->packed + (size_t)y * w * 2;
-            const uint8_t *yr = yp + (size_t)y * w, *ur = up + (size_t)(y / 2) * (w / 2), *vr = vp + (size_t)(y / 2) * (w / 2);
-            for (uint32_t x = 0; x < w; x += 2) {
-                *o++ = yr[x];
-                *o++ = ur[x / 2];
-                *o++ = yr[x + 1];
-                *o++ = vr[x / 2];
-            }
-        }
-    } else if (r->key.fourcc == V4L2_PIX_FMT_NV12) {
-        memcpy(r->packed, yp, (size_t)w * h);
-        uint8_t *o = r->packed + (size_t)w * h;
-        for (size_t i = 0; i < (size_t)w * h / 4; i++) {
-            *o++ = up[i];
-            *o++ = vp[i];
-        }
-    }
-}
-
-// A frame's bytes in YUYV (4:2:2, packed) or NV12 (4:2:0).
-static size_t packed_frame_size(uint32_t fourcc, uint32_t w, uint32_t h) {
-    return fourcc == V4L2_PIX_FMT_YUYV ? (size_t)w * h * 2 : (size_t)w * h * 3 / 2;
 }
 
 static bool ensure_base(struct vcam_renderer *r, struct vcam_device *dev, const struct v4l2_pix_format *fmt) {
@@ -243,20 +212,16 @@ static bool ensure_base(struct vcam_renderer *r, struct vcam_device *dev, const 
     size_t planar = (size_t)k.width * k.height * 3 / 2;
     if (resized) {
         free(r->planar);
-        free(r->packed);
         free(r->work);
         r->planar = malloc(planar);
-        r->packed_size = packed_frame_size(k.fourcc, k.width, k.height);
-        r->packed = malloc(r->packed_size);
         r->work = malloc(planar);
-        if (!r->planar || !r->packed || !r->work) {
+        if (!r->planar || !r->work) {
             r->valid = false;
             return false;
         }
     }
     bool full = vcam_format_is_full_range(k.fourcc);
     render_planar(r, full);
-    if (k.fourcc == V4L2_PIX_FMT_YUYV || k.fourcc == V4L2_PIX_FMT_NV12) pack(r);
     r->valid = true;
     return true;
 }
@@ -477,22 +442,14 @@ uint32_t vcam_render(struct vcam_renderer *r, struct vcam_device *dev, const str
     bool strobe = take_strobe(dev);
     uint8_t strobe_lut[256];
     if (strobe) fill_strobe_lut(strobe_lut);
-    if (fmt->pixelformat == V4L2_PIX_FMT_MJPEG || vcam_format_is_converted(fmt->pixelformat)) {
-        bool full = vcam_format_is_full_range(fmt->pixelformat);
-        memcpy(r->work, r->planar, (size_t)w * h * 3 / 2);
-        if (strobe) remap_scene_luma(r->work, V4L2_PIX_FMT_NV12, w, h, strobe_lut);
-        draw_overlays(r->work, V4L2_PIX_FMT_NV12, w, h, sequence, full);
-        if (fmt->pixelformat == V4L2_PIX_FMT_MJPEG) return encode_jpeg(r, w, h, dst, capacity);
-        if (capacity < fmt->sizeimage) return 0;
-        convert(r->work, fmt->pixelformat, w, h, dst);
-        return fmt->sizeimage;
-    }
-    size_t n = r->packed_size < capacity ? r->packed_size : capacity;
-    memcpy(dst, r->packed, n);
-    if (n < r->packed_size) return (uint32_t)n;
-    if (strobe) remap_scene_luma(dst, fmt->pixelformat, w, h, strobe_lut);
-    draw_overlays(dst, fmt->pixelformat, w, h, sequence, false);
-    return (uint32_t)fmt->sizeimage;
+    bool full = vcam_format_is_full_range(fmt->pixelformat);
+    memcpy(r->work, r->planar, (size_t)w * h * 3 / 2);
+    if (strobe) remap_scene_luma(r->work, V4L2_PIX_FMT_NV12, w, h, strobe_lut);
+    draw_overlays(r->work, V4L2_PIX_FMT_NV12, w, h, sequence, full);
+    if (fmt->pixelformat == V4L2_PIX_FMT_MJPEG) return encode_jpeg(r, w, h, dst, capacity);
+    if (capacity < fmt->sizeimage) return 0;
+    convert(r->work, fmt->pixelformat, w, h, dst);
+    return fmt->sizeimage;
 }
 
 // ---- YUYV and NV12 through files --------------------------------------------------------------------------
@@ -537,6 +494,11 @@ static bool copy_file_start(int from, int to, size_t n, uint8_t *scratch, size_t
     return true;
 }
 
+// A frame's bytes in YUYV (4:2:2, packed) or NV12 (4:2:0).
+static size_t packed_frame_size(uint32_t fourcc, uint32_t w, uint32_t h) {
+    return fourcc == V4L2_PIX_FMT_YUYV ? (size_t)w * h * 2 : (size_t)w * h * 3 / 2;
+}
+
 // Row y of the static frame in the target layout, from its luma (the scene's table applied) and its chroma, which
 // is one colour across a row: the band's above the scene, neutral below.
 static bool write_packed_row(int fd, uint32_t fourcc, const struct scene *sc, uint32_t y, const uint8_t *luma,
@@ -575,8 +537,7 @@ static bool write_base_file(struct vcam_renderer *r, const struct render_key *k)
     for (uint32_t y = 0; ok && y < h; y++) {
         if (plane) memcpy(row, plane + (size_t)y * w, w);
         else scene_luma_row(&sc, y, row);
-        if (scene_has_row(&sc, y))
-            for (uint32_t x = 0; x < w; x++) row[x] = sc.lut[row[x]];
+        if (scene_has_row(&sc, y)) scene_apply_lut(&sc, row);
         ok = write_packed_row(r->base_fd, k->fourcc, &sc, y, row, out);
     }
     free(plane);
@@ -590,22 +551,27 @@ int64_t vcam_render_to_file(struct vcam_renderer *r, struct vcam_device *dev, co
                             uint32_t sequence, int fd, uint32_t capacity) {
     uint32_t fourcc = fmt->pixelformat, w = fmt->width, h = fmt->height;
     if (fourcc != V4L2_PIX_FMT_YUYV && fourcc != V4L2_PIX_FMT_NV12) return -1;
+    // Failures below lose the frame (bytesused 0), as vcam_render's do.
     size_t size = packed_frame_size(fourcc, w, h);
-    if (capacity < size) return -1;
     struct render_key k;
     current_key(dev, fmt, &k);
     if (r->base_fd < 0) {
         r->base_fd = (int)syscall(SYS_memfd_create, "vcam-base", 1u /* MFD_CLOEXEC */);
-        if (r->base_fd < 0) return -1;
+        if (r->base_fd < 0) return 0;
     }
     if (!r->base_valid || memcmp(&k, &r->base_key, sizeof k)) {
         r->base_valid = write_base_file(r, &k);
-        if (!r->base_valid) return -1;
+        if (!r->base_valid) return 0;
         r->base_key = k;
     }
     size_t row_bytes = luma_row_bytes(fourcc, w);
     uint8_t *row = malloc(row_bytes);
-    if (!row) return -1;
+    if (!row) return 0;
+    if (capacity < size) {   // a buffer too small for the frame gets the part that fits
+        bool copied = copy_file_start(r->base_fd, fd, capacity, row, row_bytes);
+        free(row);
+        return copied ? capacity : 0;
+    }
     bool ok = copy_file_start(r->base_fd, fd, size, row, row_bytes);
     bool strobe = take_strobe(dev);
     uint8_t strobe_lut[256];
@@ -623,5 +589,5 @@ int64_t vcam_render_to_file(struct vcam_renderer *r, struct vcam_device *dev, co
         ok = pwrite_all(fd, row, row_bytes, offset);
     }
     free(row);
-    return ok ? (int64_t)fmt->sizeimage : 0;   // 0: the frame is lost (bytesused 0), as vcam_render's failures
+    return ok ? (int64_t)fmt->sizeimage : 0;
 }

@@ -243,7 +243,7 @@ void vcam_unplug_locked(struct vcam_device *dev);
 struct vcam_renderer;
 struct vcam_renderer *vcam_renderer_new(void);
 void vcam_renderer_free(struct vcam_renderer *r);
-// Renders frame `sequence` into dst and returns the bytes used.
+// Renders frame `sequence` of a Motion-JPEG or converted format into dst and returns the bytes used.
 uint32_t vcam_render(struct vcam_renderer *r, struct vcam_device *dev, const struct v4l2_pix_format *fmt,
                      uint32_t sequence, uint8_t *dst, uint32_t capacity);
 // Renders frame `sequence` into the file `fd` (a buffer's memfd) without mapping it, for the formats that allow
