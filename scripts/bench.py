@@ -65,14 +65,17 @@ class Run:
         self.wall, self.rss, self.cpu = wall, rss, cpu
 
 
-def run(command, window=False, check=None, timeout=120, show_mode=False, pipelines=None):
+def run(command, window=False, check=None, timeout=120, show_mode=False, pipelines=None, camera=True):
     """Runs `command` through bench-run (scripts/bench-run.c), which forks it and reports what it cost: forked
-    from Python, its peak memory would start at the bench's own (18 MiB)."""
+    from Python, its peak memory would start at the bench's own (18 MiB). camera=False: without the virtual
+    camera's library."""
     stderr = tempfile.TemporaryFile()
     with tempfile.NamedTemporaryFile(mode="r", prefix="bench-run-", dir=OUT) as result:
         env = environment(window, pipelines=pipelines)
         # The virtual camera goes into the command, not into bench-run (scripts/bench-run.c).
-        env["BENCH_RUN_PRELOAD"] = env.pop("LD_PRELOAD")
+        preload = env.pop("LD_PRELOAD")
+        if camera:
+            env["BENCH_RUN_PRELOAD"] = preload
         process = subprocess.Popen([BENCH_RUN, result.name] + command, env=env,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
                                    start_new_session=True)
@@ -477,13 +480,29 @@ def controls(rounds):
     report_processes("control get (`gstcam get brightness`)", get_results, {"v4l2-ctl": "`v4l2-ctl -C brightness`"})
 
 
+# --- the floor -------------------------------------------------------------------------------------------------
+
+def floor(rounds, seconds=3):
+    """What any Swift process costs before it works: the memory targets of issue 13 are ratios to C programs
+    (gst-launch-1.0), and this row is the part of gstcam's side that comes with the language, not with gstcam."""
+    results = alternate([
+        ("gstcam", [os.environ["BENCH_FLOOR_SWIFT"], str(seconds)], {"camera": False}),
+        ("c", [os.environ["BENCH_FLOOR_C"], str(seconds)], {"camera": False}),
+    ], rounds, "floor")
+    swift, c = (median([r.rss for r in results[name]]) for name in ("gstcam", "c"))
+    # In tenths of a MiB: the difference is what matters, and whole MiB would round it by up to one.
+    row(f"the floor: an idle program printing a line a second for {seconds} s, in Swift linked like gstcam "
+        "(scripts/bench-floor.swift; the gstcam column) vs the same in C (scripts/bench-floor.c)",
+        f"{swift:.1f} MiB", f"{c:.1f} MiB", f"{ratio(swift, c)} memory, {swift - c:+.1f} MiB")
+
+
 def main():
     parser = argparse.ArgumentParser(description="gstcam against the tools people use (scripts/bench).")
     parser.add_argument("--runs", type=int, default=9, help="rounds of alternating runs per row (default 9)")
     parser.add_argument("--seconds", type=int, default=8, help="preview length (default 8)")
     parser.add_argument("--samples", type=int, default=30, help="photos/switches in a session (default 30)")
     parser.add_argument("--burst", type=int, default=60, help="photos per burst (default 60)")
-    parser.add_argument("--only", default="photo,mjpeg,preview,hold,shutter,burst,switch,controls",
+    parser.add_argument("--only", default="photo,mjpeg,preview,hold,shutter,burst,switch,controls,floor",
                         help="comma-separated parts (default: all)")
     options = parser.parse_args()
     parts = options.only.split(",")
@@ -502,6 +521,7 @@ def main():
         if "burst" in parts: bursts(options.burst, max(3, options.runs // 2))
         if "switch" in parts: switching(options.samples, options.runs)
         if "controls" in parts: controls(options.runs)
+        if "floor" in parts: floor(max(3, options.runs // 2))
     finally:
         subprocess.run(["rm", "-rf", OUT])
     print()
